@@ -107,6 +107,12 @@ export const requestErrors = {
       'Allow',
       allow.join(', '),
     ),
+  /** Flag DELETE: refused with no body and no Allow header (rest-flags.md §3.8). */
+  hardDeleteRefused: () => {
+    const error = new AppError(405, 'invalid_request', 'method_not_allowed', 'Method "DELETE" not allowed.');
+    error.emptyBody = true;
+    return error;
+  },
   conflict: (detail: string) => new AppError(409, 'server_error', 'conflict', detail),
   internal: () => new AppError(500, 'server_error', 'error', 'A server error occurred.'),
 };

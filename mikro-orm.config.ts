@@ -1,0 +1,23 @@
+import { defineConfig } from '@mikro-orm/postgresql';
+import { entities } from './src/db/entities';
+import { migrationsList } from './src/db/migrations';
+
+/**
+ * One config for the app, the CLI and the tests. `clientUrl` is filled in at start: either
+ * DATABASE_URL or the embedded server's URL (src/db/database.ts).
+ */
+export function ormConfig(clientUrl: string, options: { poolSize?: number } = {}) {
+  return defineConfig({
+    clientUrl,
+    entities,
+    discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    pool: { min: 0, max: options.poolSize ?? 10 },
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    // Pretty-printed SQL and metadata caching are development conveniences we do not want at run time.
+    metadataCache: { enabled: false },
+  });
+}
+
+export default ormConfig(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');

@@ -1,0 +1,86 @@
+import { ApolloServer } from '@apollo/server';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import Koa, { type Context, type Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { createContext, type AppContext } from './context';
+import { AppError, requestErrors, translate } from './errors';
+import { apolloMiddleware } from './graphql/apollo-koa';
+import { formatGraphQLError, isInternal } from './graphql/errors';
+import { buildAppSchema } from './graphql/schema';
+import { restRouter } from './rest/adapter';
+import { parseBody } from './rest/body';
+import { routes } from './rest/routes';
+
+export interface AppDeps {
+  orm: MikroORM;
+  logger: Logger;
+  /** Trust X-Forwarded-* (only behind a proxy you run). */
+  trustProxy?: boolean;
+}
+
+/** Outermost: any throw becomes `{type, code, detail, attr}`; a 500 shows no internals. */
+function errorMiddleware(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const appError = translate(error);
+      if (!(error instanceof AppError)) logger.error({ err: error, method: ctx.method, url: ctx.url }, 'unhandled error');
+      ctx.set(appError.headers);
+      if (appError.emptyBody) {
+        ctx.body = '';
+        ctx.remove('Content-Type');
+      } else {
+        ctx.body = appError.toJSON();
+      }
+      ctx.status = appError.status;
+    }
+  };
+}
+
+/** The one context per request, shared by whichever transport handles it. */
+function contextFactory(orm: MikroORM) {
+  return (koa: Context): AppContext => {
+    koa.state.appContext ??= createContext(orm.em, {
+      method: koa.method,
+      url: new URL(koa.href),
+      headers: koa.headers,
+      query: koa.query,
+      body: koa.request.body,
+    });
+    return koa.state.appContext as AppContext;
+  };
+}
+
+/** The Koa app, not listening. Middleware order lives here. */
+export async function createApp({ orm, logger, trustProxy = false }: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
+  const schema = await buildAppSchema();
+  const apollo = new ApolloServer<AppContext>({
+    schema,
+    introspection: true,
+    // Keys travel in headers, never cookies, so there is no cross-site request to forge.
+    csrfPrevention: false,
+    formatError: (formatted, error) => {
+      if (isInternal(error) && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error }, 'graphql error');
+      return formatGraphQLError(formatted, error);
+    },
+  });
+  await apollo.start();
+  const makeContext = contextFactory(orm);
+  const app = new Koa({ proxy: trustProxy });
+  app.use(errorMiddleware(logger));
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/_health' || ctx.method !== 'GET') return next();
+    await orm.em.getConnection().execute('select 1');
+    ctx.body = { status: 'ok' };
+  });
+  app.use(parseBody());
+  const graphql = apolloMiddleware(apollo, makeContext);
+  app.use(async (ctx, next) => (ctx.path === '/graphql' || ctx.path === '/graphql/' ? graphql(ctx, next) : next()));
+  const router = restRouter(schema, routes, makeContext);
+  app.use(router.routes());
+  app.use(async () => {
+    throw requestErrors.notFound();
+  });
+  return { app, stop: () => apollo.stop() };
+}

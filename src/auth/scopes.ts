@@ -1,0 +1,27 @@
+/** Scope objects a key may name (rest-flags.md §2.4); other strings are refused at key creation. */
+export const SCOPE_OBJECTS = [
+  'feature_flag',
+  'experiment',
+  'activity_log',
+  'dashboard',
+  'cohort',
+  'person',
+  'project',
+  'organization',
+] as const;
+export type ScopeObject = (typeof SCOPE_OBJECTS)[number];
+export type Scope = `${ScopeObject}:${'read' | 'write'}`;
+
+export function isValidScope(scope: string): boolean {
+  if (scope === '*') return true;
+  const [object, action, extra] = scope.split(':');
+  return extra === undefined && (SCOPE_OBJECTS as readonly string[]).includes(object) && (action === 'read' || action === 'write');
+}
+
+/** `write` implies `read`; `*` and null/empty scopes allow everything. */
+export function scopesAllow(scopes: string[] | null, required: Scope): boolean {
+  if (!scopes || scopes.length === 0 || scopes.includes('*')) return true;
+  if (scopes.includes(required)) return true;
+  const [object, action] = required.split(':');
+  return action === 'read' && scopes.includes(`${object}:write`);
+}

@@ -1,0 +1,66 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import path from 'node:path';
+import { ormConfig } from '../../mikro-orm.config';
+import { findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './embedded';
+
+export interface Database {
+  orm: MikroORM;
+  /** Where it lives, for logs: the server URL without credentials, or the embedded data dir. */
+  description: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolSize?: number;
+  /** The CLI may share a running server's embedded database instead of opening the directory. */
+  shareRunningEmbedded?: boolean;
+}
+
+/** Opens the database the environment names and applies pending migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let embedded: EmbeddedDatabase | null = null;
+  let url = options.databaseUrl;
+  let description = url ? url.replace(/\/\/[^@/]*@/, '//') : '';
+  let poolSize = options.poolSize ?? 10;
+  if (!url) {
+    const dataDir = path.resolve(options.dataDir ?? '.data');
+    description = `embedded PostgreSQL in ${dataDir}`;
+    url = options.shareRunningEmbedded ? ((await findRunningEmbeddedDatabase(dataDir)) ?? undefined) : undefined;
+    if (url) {
+      poolSize = 1;
+    } else {
+      embedded = await startEmbeddedDatabase({ dataDir });
+      url = embedded.url;
+      // The socket server admits a fixed number of clients; leave room for a CLI beside the server.
+      poolSize = Math.min(poolSize, embedded.maxConnections - 2);
+    }
+  }
+  const orm = await MikroORM.init(ormConfig(url, { poolSize })).catch(async (error) => {
+    await embedded?.stop();
+    throw error;
+  });
+  try {
+    await migrate(orm);
+  } catch (error) {
+    // The pool goes before the embedded server, or its idle connections error out.
+    await orm.close(true);
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    orm,
+    description,
+    async close() {
+      await orm.close(true);
+      await embedded?.stop();
+    },
+  };
+}
+
+/** Loads the migrator only when migrating. */
+export async function migrate(orm: MikroORM): Promise<void> {
+  const { Migrator } = await import('@mikro-orm/migrations');
+  await new Migrator(orm.em).up();
+}

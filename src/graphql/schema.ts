@@ -1,0 +1,14 @@
+import { buildSchema } from 'type-graphql';
+import type { GraphQLSchema } from 'graphql';
+import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
+import { MeResolver, OrganizationResolver } from '../modules/user/me.resolver';
+
+export const resolvers = [MeResolver, OrganizationResolver, FeatureFlagResolver] as const;
+
+let built: Promise<GraphQLSchema> | null = null;
+
+/** Built once per process; the committed SDL (schema/schema.graphql) must match it. */
+export function buildAppSchema(): Promise<GraphQLSchema> {
+  built ??= buildSchema({ resolvers, validate: false, emitSchemaFile: false });
+  return built;
+}

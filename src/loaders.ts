@@ -1,0 +1,27 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
+import { accessProject } from './auth/access';
+import type { AppContext } from './context';
+import type { FeatureFlag } from './modules/feature-flag/feature-flag.entity';
+import { canEditFlags } from './modules/feature-flag/feature-flag.permissions';
+import { createUserLoader } from './modules/user/user.loaders';
+
+/** Per-request DataLoaders: every relation a list can touch is fetched in one batch. */
+export function createLoaders(em: EntityManager, ctx: () => AppContext) {
+  return {
+    user: createUserLoader(em),
+    /** `can_edit` decided for a whole page at once. */
+    canEditFlag: new DataLoader<FeatureFlag, boolean>(async (flags) => {
+      const byProject = new Map<number, FeatureFlag[]>();
+      for (const flag of flags) byProject.set(flag.project.id, [...(byProject.get(flag.project.id) ?? []), flag]);
+      const answers = new Map<FeatureFlag, boolean>();
+      for (const [projectId, group] of byProject) {
+        const access = await accessProject(ctx(), projectId, 'feature_flag:read');
+        (await canEditFlags(em, access, group)).forEach((answer, i) => answers.set(group[i], answer));
+      }
+      return flags.map((flag) => answers.get(flag)!);
+    }),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

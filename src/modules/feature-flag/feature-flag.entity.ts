@@ -1,0 +1,109 @@
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { Project } from '../project/project.entity';
+import { User } from '../user/user.entity';
+import { DateTimeScalar, JSONScalar } from '../../graphql/scalars';
+
+/**
+ * A feature flag. `filters` holds the stored form; GraphQL's `filters` field shows the
+ * normalised form (see feature-flag.presenter.ts). Computed fields live on the resolver.
+ */
+@ObjectType()
+@Entity({ tableName: 'feature_flag' })
+// SPEC-GAP: one row per (project, key), deleted or not (rest-flags.md §3.4): a create or re-key
+// first hard-deletes a soft-deleted holder, so the unique index also settles concurrent creates.
+@Unique({ properties: ['project', 'key'] })
+@Index({ properties: ['project', 'deleted', 'createdAt'] })
+export class FeatureFlag {
+  [OptionalProps]?:
+    | 'id'
+    | 'name'
+    | 'filters'
+    | 'deleted'
+    | 'active'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'createdBy'
+    | 'lastModifiedBy'
+    | 'ensureExperienceContinuity'
+    | 'rollbackConditions'
+    | 'performedRollback'
+    | 'tags'
+    | 'analyticsDashboards'
+    | 'usageDashboardId'
+    | 'hasEnrichedAnalytics'
+    | 'version';
+
+  @Field(() => Int)
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => Project, { deleteRule: 'cascade' })
+  project!: Project;
+
+  @Field(() => String, { description: 'The description of the flag (named `name` for backwards compatibility).' })
+  @Property({ type: 'text' })
+  name: string = '';
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  key!: string;
+
+  @Property({ type: 'jsonb' })
+  filters: Record<string, unknown> = {};
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean' })
+  deleted: boolean = false;
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean' })
+  active: boolean = true;
+
+  @Index()
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  createdBy: User | null = null;
+
+  /** The last successful writer, named in the 409 message. */
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  lastModifiedBy: User | null = null;
+
+  @Field(() => DateTimeScalar)
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+
+  @Field(() => Boolean, { nullable: true })
+  @Property({ type: 'boolean', nullable: true })
+  ensureExperienceContinuity: boolean | null = false;
+
+  @Field(() => JSONScalar, { nullable: true })
+  @Property({ type: 'jsonb', nullable: true })
+  rollbackConditions: unknown = null;
+
+  @Field(() => Boolean, { nullable: true })
+  @Property({ type: 'boolean', nullable: true })
+  performedRollback: boolean | null = null;
+
+  @Field(() => [String])
+  @Property({ type: 'text[]' })
+  tags: string[] = [];
+
+  @Field(() => [Int])
+  @Property({ type: 'integer[]', columnType: 'int[]' })
+  analyticsDashboards: number[] = [];
+
+  @Field(() => Int, { nullable: true, name: 'usageDashboard' })
+  @Property({ type: 'integer', nullable: true })
+  usageDashboardId: number | null = null;
+
+  @Field(() => Boolean, { nullable: true })
+  @Property({ type: 'boolean', nullable: true })
+  hasEnrichedAnalytics: boolean | null = false;
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  version: number = 1;
+}

@@ -1,0 +1,99 @@
+import { Arg, Args, Ctx, Field, FieldResolver, Float, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../context';
+import { JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
+import { User } from '../user/user.entity';
+import { FeatureFlag } from './feature-flag.entity';
+import { FeatureFlagCreateInput, FeatureFlagListArgs, FeatureFlagUpdateInput } from './feature-flag.inputs';
+import { isSimpleFlag, rolloutPercentage, shownFilters } from './feature-flag.presenter';
+import { FeatureFlagService } from './feature-flag.service';
+
+@ObjectType()
+export class FeatureFlagPage {
+  @Field(() => Int) count!: number;
+  @Field(() => [FeatureFlag]) results!: FeatureFlag[];
+}
+
+@Resolver(() => FeatureFlag)
+export class FeatureFlagResolver {
+  @Query(() => FeatureFlagPage, { description: "A project's non-deleted flags, newest first." })
+  featureFlags(@Ctx() ctx: AppContext, @Arg('projectId', () => ID) projectId: string, @Args() args: FeatureFlagListArgs) {
+    return FeatureFlagService.list(ctx, projectId, args);
+  }
+
+  @Query(() => FeatureFlag, { description: 'One flag by id or key; soft-deleted flags included.' })
+  featureFlag(
+    @Ctx() ctx: AppContext,
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('id', () => Int, { nullable: true }) id?: number | null,
+    @Arg('key', () => String, { nullable: true }) key?: string | null,
+  ) {
+    return key !== undefined && key !== null && (id === undefined || id === null)
+      ? FeatureFlagService.getByKey(ctx, projectId, key)
+      : FeatureFlagService.get(ctx, projectId, id);
+  }
+
+  @Mutation(() => FeatureFlag)
+  createFeatureFlag(
+    @Ctx() ctx: AppContext,
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('input', () => FeatureFlagCreateInput) input: FeatureFlagCreateInput,
+  ) {
+    return FeatureFlagService.create(ctx, projectId, { ...input });
+  }
+
+  @Mutation(() => FeatureFlag, { description: 'Partial update; `deleted: true` soft-deletes and `false` restores.' })
+  updateFeatureFlag(
+    @Ctx() ctx: AppContext,
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('id', () => Int) id: number,
+    @Arg('input', () => FeatureFlagUpdateInput) input: FeatureFlagUpdateInput,
+  ) {
+    return FeatureFlagService.update(ctx, projectId, id, { ...input });
+  }
+
+  @Mutation(() => FeatureFlag, { description: 'Full update: like updateFeatureFlag, but `key` and `filters.groups` are required.' })
+  replaceFeatureFlag(
+    @Ctx() ctx: AppContext,
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('id', () => Int) id: number,
+    @Arg('input', () => FeatureFlagUpdateInput) input: FeatureFlagUpdateInput,
+  ) {
+    return FeatureFlagService.update(ctx, projectId, id, { ...input }, 'put');
+  }
+
+  @FieldResolver(() => JSONObjectScalar)
+  filters(@Root() flag: FeatureFlag) {
+    return shownFilters(flag.filters);
+  }
+
+  @FieldResolver(() => User, { nullable: true })
+  createdBy(@Root() flag: FeatureFlag, @Ctx() ctx: AppContext) {
+    return flag.createdBy ? ctx.loaders.user.load(flag.createdBy.id) : null;
+  }
+
+  @FieldResolver(() => Boolean)
+  isSimpleFlag(@Root() flag: FeatureFlag) {
+    return isSimpleFlag(flag.filters);
+  }
+
+  @FieldResolver(() => Float, { nullable: true })
+  rolloutPercentage(@Root() flag: FeatureFlag) {
+    return rolloutPercentage(flag.filters);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether the caller may change this flag.' })
+  canEdit(@Root() flag: FeatureFlag, @Ctx() ctx: AppContext) {
+    return ctx.loaders.canEditFlag.load(flag);
+  }
+
+  @FieldResolver(() => [Int], { description: 'Ids of the experiments using this flag, ascending.' })
+  experimentSet() {
+    // Experiments arrive with their own capability; until then no flag is used by one.
+    return [];
+  }
+
+  @FieldResolver(() => JSONScalar)
+  features() {
+    return [];
+  }
+}

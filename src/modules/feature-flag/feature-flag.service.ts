@@ -1,0 +1,189 @@
+import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
+import { accessProject, parseId, type ProjectAccess } from '../../auth/access';
+import type { AppContext } from '../../context';
+import { authErrors, requestErrors, ValidationError } from '../../errors';
+import { clampPage, type Page, type PageArgs } from '../../pagination';
+import { Dashboard } from '../dashboard/dashboard.entity';
+import { User } from '../user/user.entity';
+import { FeatureFlag } from './feature-flag.entity';
+import { validateFlagInput, type FlagChanges, type FlagValidationLookups, type WriteMode } from './feature-flag.validation';
+import { canEditFlags } from './feature-flag.permissions';
+
+export type FlagTypeFilter = 'boolean' | 'multivariant' | 'experiment';
+
+export interface FlagListArgs extends PageArgs {
+  search?: string | null;
+  active?: boolean | null;
+  type?: FlagTypeFilter | null;
+  createdById?: number | null;
+  tags?: string[] | null;
+}
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The rules of the flag resource (rest-flags.md §3); both transports call these. */
+export const FeatureFlagService = {
+  async list(ctx: AppContext, projectRef: unknown, args: FlagListArgs): Promise<Page<FeatureFlag>> {
+    const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
+    const { limit, offset } = clampPage(args);
+    const qb = ctx.em
+      .createQueryBuilder(FeatureFlag, 'f')
+      .select(['f.*'])
+      .addSelect(raw('count(*) over() as total_count'))
+      .where({ project: project.id, deleted: false });
+    if (args.search) qb.andWhere({ $or: [{ key: { $ilike: likePattern(args.search) } }, { name: { $ilike: likePattern(args.search) } }] });
+    if (args.active !== undefined && args.active !== null) qb.andWhere({ active: args.active });
+    if (args.createdById) qb.andWhere({ createdBy: args.createdById });
+    if (args.tags?.length) qb.andWhere({ tags: { $overlap: args.tags.map((t) => t.trim().toLowerCase()) } });
+    if (args.type === 'boolean') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') = 'null'`);
+    if (args.type === 'multivariant') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') <> 'null'`);
+    // Until experiments exist no flag is used by one.
+    if (args.type === 'experiment') qb.andWhere('false');
+    qb.orderBy({ createdAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
+    const rows: Array<Record<string, unknown>> = await qb.execute('all', false);
+    // The window count rides on the page's rows; only a page past the end needs its own count.
+    const count = rows.length > 0 ? Number(rows[0].total_count) : offset > 0 ? await countPastEnd(qb) : 0;
+    const results = rows.map(({ total_count: _, ...row }) => ctx.em.map(FeatureFlag, row));
+    return { count, results, limit, offset };
+  },
+
+  async get(ctx: AppContext, projectRef: unknown, id: unknown): Promise<FeatureFlag> {
+    const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
+    return findFlag(ctx.em, project.id, id);
+  },
+
+  async getByKey(ctx: AppContext, projectRef: unknown, key: string): Promise<FeatureFlag> {
+    const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
+    const flag = await ctx.em.findOne(FeatureFlag, { project: project.id, key });
+    if (!flag) throw requestErrors.notFound();
+    return flag;
+  },
+
+  async create(ctx: AppContext, projectRef: unknown, input: Record<string, unknown>): Promise<FeatureFlag> {
+    const access = await accessProject(ctx, projectRef, 'feature_flag:write');
+    return withUniqueKey(() =>
+      ctx.em.transactional(async (em) => {
+        const keys = keyHolders(em, access.project.id, null);
+        const changes = await validateFlagInput(input, 'create', lookups(em, access, keys.taken));
+        await keys.releaseDeletedHolder(changes.key!);
+        const flag = em.create(FeatureFlag, {
+          project: access.project,
+          key: changes.key!,
+          createdBy: access.caller.user,
+          lastModifiedBy: access.caller.user,
+        });
+        applyChanges(flag, changes);
+        await em.flush();
+        return flag;
+      }),
+    );
+  },
+
+  /** PATCH (partial) and PUT (key required, conditions required). */
+  async update(
+    ctx: AppContext,
+    projectRef: unknown,
+    id: unknown,
+    input: Record<string, unknown>,
+    mode: Exclude<WriteMode, 'create'> = 'patch',
+  ): Promise<FeatureFlag> {
+    const access = await accessProject(ctx, projectRef, 'feature_flag:write');
+    return withUniqueKey(() =>
+      ctx.em.transactional(async (em) => {
+        // The row lock makes the version check and the write one step (§3.9).
+        const flag = await findFlag(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
+        const [canEdit] = await canEditFlags(em, access, [flag]);
+        if (!canEdit) throw authErrors.cannotEditFlag();
+        const keys = keyHolders(em, access.project.id, flag.id);
+        const changes = await validateFlagInput(input, mode, lookups(em, access, keys.taken));
+        if (changes.version !== undefined && changes.version !== null && changes.version !== flag.version) {
+          throw await staleVersion(em, flag);
+        }
+        if (changes.key !== undefined && changes.key !== flag.key) await keys.releaseDeletedHolder(changes.key);
+        applyChanges(flag, changes);
+        flag.version += 1;
+        flag.lastModifiedBy = access.caller.user;
+        await em.flush();
+        return flag;
+      }),
+    );
+  },
+};
+
+async function findFlag(em: EntityManager, projectId: number, id: unknown, lockMode?: LockMode): Promise<FeatureFlag> {
+  const flagId = parseId(id);
+  if (!flagId) throw requestErrors.notFound();
+  const flag = await em.findOne(FeatureFlag, { id: flagId, project: projectId }, lockMode ? { lockMode } : {});
+  if (!flag) throw requestErrors.notFound();
+  return flag;
+}
+
+async function countPastEnd(qb: QueryBuilder<FeatureFlag, 'f'>): Promise<number> {
+  return qb.clone().limit(undefined).offset(undefined).orderBy({}).getCount();
+}
+
+/**
+ * Keys are unique per project among non-deleted flags; a soft-deleted flag holding the key is
+ * hard-deleted by the write that takes it (§3.4), so at most one row per (project, key) exists.
+ */
+function keyHolders(em: EntityManager, projectId: number, selfId: number | null) {
+  let deletedHolder: number | null = null;
+  return {
+    async taken(key: string): Promise<boolean> {
+      const holder = await em.findOne(
+        FeatureFlag,
+        { project: projectId, key, ...(selfId ? { id: { $ne: selfId } } : {}) },
+        { fields: ['id', 'deleted'] },
+      );
+      deletedHolder = holder?.deleted ? holder.id : null;
+      return Boolean(holder && !holder.deleted);
+    },
+    async releaseDeletedHolder(key: string): Promise<void> {
+      if (deletedHolder === null) return;
+      // The experiments capability refuses this when the holder is still used by an experiment.
+      await em.nativeDelete(FeatureFlag, { id: deletedHolder, project: projectId, key, deleted: true });
+      em.getUnitOfWork().unsetIdentity(em.getReference(FeatureFlag, deletedHolder));
+    },
+  };
+}
+
+function lookups(em: EntityManager, access: ProjectAccess, keyTaken: (key: string) => Promise<boolean>): FlagValidationLookups {
+  return {
+    keyTaken,
+    async existingDashboards(ids) {
+      if (ids.length === 0) return [];
+      const found = await em.find(Dashboard, { id: { $in: ids }, project: access.project.id }, { fields: ['id'] });
+      return found.map((d) => d.id);
+    },
+    // SPEC-GAP: cohorts arrive with the evaluation capability; until then no cohort exists.
+    loadCohorts: async () => [],
+  };
+}
+
+function applyChanges(flag: FeatureFlag, changes: FlagChanges): void {
+  const { version: _precondition, analyticsDashboards, ...fields } = changes;
+  Object.assign(flag, fields);
+  // Links are only ever added by a write (§3.1).
+  if (analyticsDashboards) flag.analyticsDashboards = [...new Set([...flag.analyticsDashboards, ...analyticsDashboards])].sort((a, b) => a - b);
+  if (changes.active === true) flag.performedRollback = false;
+}
+
+async function staleVersion(em: EntityManager, flag: FeatureFlag) {
+  const writer = flag.lastModifiedBy ? await em.findOne(User, flag.lastModifiedBy.id, { fields: ['email'] }) : null;
+  return requestErrors.conflict(
+    `The feature flag was updated by ${writer?.email ?? 'another user'} since you started editing it. Please refresh and try again.`,
+  );
+}
+
+/** Two writers racing for one key: the unique index decides, and the loser gets the usual 400. */
+async function withUniqueKey<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) {
+      throw new ValidationError('unique', 'There is already a feature flag with this key.', 'key');
+    }
+    throw error;
+  }
+}

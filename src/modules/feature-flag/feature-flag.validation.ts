@@ -1,0 +1,119 @@
+import { fieldErrors, ValidationError } from '../../errors';
+import { parseBoolean, parseDateTime, parseInteger, parseList, parseString } from '../../validation/fields';
+import { isPlainObject, pyTypeName } from '../../validation/python';
+import { validateFlagFilters, type CohortInfo } from './flag-filters.validation';
+
+export type WriteMode = 'create' | 'patch' | 'put';
+
+/** A validated write: only the fields the client sent, in their stored form. */
+export interface FlagChanges {
+  name?: string;
+  key?: string;
+  filters?: Record<string, unknown>;
+  deleted?: boolean;
+  active?: boolean;
+  createdAt?: Date;
+  ensureExperienceContinuity?: boolean | null;
+  rollbackConditions?: unknown;
+  performedRollback?: boolean | null;
+  tags?: string[];
+  analyticsDashboards?: number[];
+  hasEnrichedAnalytics?: boolean | null;
+  /** The precondition (§3.9); null means no check. */
+  version?: number | null;
+}
+
+/** What validation needs from storage, answered for the flag's project. */
+export interface FlagValidationLookups {
+  /** Another non-deleted flag of the project holds `key` (excluding the flag being written). */
+  keyTaken(key: string): Promise<boolean>;
+  /** The subset of `ids` that are dashboards of the project. */
+  existingDashboards(ids: number[]): Promise<number[]>;
+  loadCohorts(ids: number[]): Promise<CohortInfo[]>;
+}
+
+const KEY_FORMAT = /^[a-zA-Z0-9_-]+$/;
+
+const has = (input: Record<string, unknown>, field: string) => Object.prototype.hasOwnProperty.call(input, field);
+
+/**
+ * Validates a flag write (input keyed by GraphQL field names; `attr`s use the API's names),
+ * in the field table's order; the first error answers (rest-flags.md §1.3, §3.1–§3.3).
+ */
+export async function validateFlagInput(
+  input: Record<string, unknown>,
+  mode: WriteMode,
+  lookups: FlagValidationLookups,
+): Promise<FlagChanges> {
+  const out: FlagChanges = {};
+  if (has(input, 'name')) out.name = parseString(input.name, 'name', { allowBlank: true })!;
+  if (has(input, 'key')) out.key = await validateKey(input.key, lookups);
+  else if (mode !== 'patch') throw fieldErrors.required('key');
+  if (has(input, 'filters')) {
+    const filters = input.filters;
+    if (filters === null) throw fieldErrors.null('filters');
+    if (!isPlainObject(filters)) throw fieldErrors.notADict('filters', pyTypeName(filters));
+    // A PATCH whose filters has no `groups` key leaves the stored filters alone (§3.3).
+    if (mode !== 'patch' || has(filters, 'groups')) {
+      await validateFlagFilters(filters, { requireGroups: mode !== 'patch', loadCohorts: lookups.loadCohorts });
+      out.filters = filters;
+    }
+  }
+  if (has(input, 'deleted')) out.deleted = parseBoolean(input.deleted, 'deleted')!;
+  if (has(input, 'active')) out.active = parseBoolean(input.active, 'active')!;
+  if (has(input, 'createdAt')) out.createdAt = parseDateTime(input.createdAt, 'created_at')!;
+  if (has(input, 'ensureExperienceContinuity')) {
+    out.ensureExperienceContinuity = parseBoolean(input.ensureExperienceContinuity, 'ensure_experience_continuity', {
+      nullable: true,
+    });
+  }
+  if (has(input, 'rollbackConditions')) out.rollbackConditions = input.rollbackConditions ?? null;
+  if (has(input, 'performedRollback')) {
+    out.performedRollback = parseBoolean(input.performedRollback, 'performed_rollback', { nullable: true });
+  }
+  if (has(input, 'tags')) out.tags = parseTags(input.tags);
+  if (has(input, 'analyticsDashboards')) out.analyticsDashboards = await validateDashboards(input.analyticsDashboards, lookups);
+  if (has(input, 'hasEnrichedAnalytics')) {
+    out.hasEnrichedAnalytics = parseBoolean(input.hasEnrichedAnalytics, 'has_enriched_analytics', { nullable: true });
+  }
+  if (has(input, 'version')) out.version = parseInteger(input.version, 'version', { nullable: true });
+  return out;
+}
+
+async function validateKey(value: unknown, lookups: FlagValidationLookups): Promise<string> {
+  const key = parseString(value, 'key', { maxLength: 400 })!;
+  if (await lookups.keyTaken(key)) {
+    throw new ValidationError('unique', 'There is already a feature flag with this key.', 'key');
+  }
+  if (!KEY_FORMAT.test(key)) {
+    throw new ValidationError('invalid_key', 'Only letters, numbers, hyphens (-) & underscores (_) are allowed.', 'key');
+  }
+  return key;
+}
+
+/** Trimmed, lower-cased, blanks dropped, de-duplicated, sorted (§3.2). */
+function parseTags(value: unknown): string[] {
+  const items = parseList(value, 'tags')!;
+  const tags = new Set<string>();
+  for (const item of items) {
+    if (typeof item !== 'string') throw fieldErrors.notAString('tags');
+    const tag = item.trim().toLowerCase();
+    if (tag.length > 255) throw fieldErrors.maxLength('tags', 255);
+    if (tag) tags.add(tag);
+  }
+  return [...tags].sort();
+}
+
+async function validateDashboards(value: unknown, lookups: FlagValidationLookups): Promise<number[]> {
+  const items = parseList(value, 'analytics_dashboards')!;
+  const ids: number[] = [];
+  for (const item of items) {
+    const id = typeof item === 'number' && Number.isSafeInteger(item) ? item : typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : null;
+    if (id === null) throw fieldErrors.incorrectPkType('analytics_dashboards', pyTypeName(item));
+    ids.push(id);
+  }
+  const existing = new Set(await lookups.existingDashboards(ids));
+  const missing = ids.find((id) => !existing.has(id));
+  if (missing !== undefined) throw fieldErrors.doesNotExist('analytics_dashboards', String(missing));
+  return ids;
+}

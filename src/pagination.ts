@@ -1,0 +1,22 @@
+/** Pagination rules shared by every list (decision 5). */
+export interface PageArgs {
+  limit?: number | null;
+  offset?: number | null;
+}
+
+export interface Page<T> {
+  count: number;
+  results: T[];
+  limit: number;
+  offset: number;
+}
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+/** Missing, invalid or non-positive `limit` → 100, clamped to 1000; invalid or negative `offset` → 0. */
+export function clampPage(args: PageArgs): { limit: number; offset: number } {
+  const limit = Number.isInteger(args.limit) && (args.limit as number) > 0 ? Math.min(args.limit as number, MAX_LIMIT) : DEFAULT_LIMIT;
+  const offset = Number.isInteger(args.offset) && (args.offset as number) > 0 ? (args.offset as number) : 0;
+  return { limit, offset };
+}

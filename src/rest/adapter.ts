@@ -1,0 +1,81 @@
+import Router from '@koa/router';
+import { execute, NoUnusedFragmentsRule, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { Context } from 'koa';
+import type { AppContext } from '../context';
+import { requestErrors } from '../errors';
+import { isPlainObject, pyTypeName } from '../validation/python';
+import { envelope } from './envelope';
+import { restInput } from './input';
+import { queryParams, type RestRequest, type Route } from './route';
+import { clampPage } from '../pagination';
+
+const RULES = specifiedRules.filter((rule) => rule !== NoUnusedFragmentsRule);
+
+/** Refuses to load a row whose operation does not validate against the schema. */
+function checkOperations(schema: GraphQLSchema, routes: Route[]) {
+  for (const route of routes) {
+    const documents = route.kind === 'query' ? [route.operation.document] : route.kind === 'mutation' ? [route.render.document] : [];
+    for (const document of documents) {
+      const errors = validate(schema, document, RULES);
+      if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
+    }
+    if (!route.auth) throw new Error(`${route.method} ${route.path} states no auth requirement`);
+  }
+}
+
+/** Runs a GraphQL operation for REST; the first error is rethrown for the REST error middleware. */
+async function run(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, ctx: AppContext) {
+  const result = await execute({ schema, document, variableValues: variables, contextValue: ctx });
+  if (result.errors?.length) throw result.errors[0].originalError ?? result.errors[0];
+  return result.data as Record<string, unknown>;
+}
+
+/**
+ * Serves the route table: every row at its path (with and without the trailing slash), and
+ * for a known path with an unsupported method a 405 after the path's own auth checks.
+ */
+export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: (koa: Context) => AppContext): Router {
+  checkOperations(schema, routes);
+  const router = new Router();
+  for (const route of routes) {
+    router.register(route.path, [route.method], async (koa: Context) => {
+      const ctx = makeContext(koa);
+      await route.auth.check(ctx, koa.params);
+      if (route.kind === 'refused') throw requestErrors.hardDeleteRefused();
+      const body = koa.request.body;
+      if (route.kind === 'mutation' && body !== undefined && !isPlainObject(body)) {
+        throw requestErrors.notADictionary(pyTypeName(body));
+      }
+      const request: RestRequest = {
+        params: koa.params,
+        query: koa.query,
+        input: route.kind === 'mutation' ? restInput(schema, route.inputType, body, koa.state.bodyIsForm === true) : {},
+      };
+      let data: Record<string, unknown>;
+      if (route.kind === 'query') {
+        data = await run(schema, route.operation.document, route.operation.variables(request), ctx);
+      } else {
+        const written = await route.call(ctx, request);
+        data = await run(schema, route.render.document, route.render.variables(request, written), ctx);
+      }
+      koa.status = route.status;
+      if (route.shape === 'page') {
+        const page = data.page as { count: number; results: unknown[] };
+        const { limit, offset } = clampPage({ limit: queryParams.integer(koa.query.limit), offset: queryParams.integer(koa.query.offset) });
+        koa.body = envelope({ ...page, limit, offset }, ctx.request.url);
+      } else {
+        koa.body = data.item;
+      }
+    });
+  }
+  const allowed = new Map<string, Route[]>();
+  for (const route of routes) allowed.set(route.path, [...(allowed.get(route.path) ?? []), route]);
+  for (const [path, pathRoutes] of allowed) {
+    router.all(path, async (koa: Context) => {
+      await pathRoutes[0].auth.check(makeContext(koa), koa.params);
+      const methods = pathRoutes.filter((r) => r.kind !== 'refused').map((r) => r.method);
+      throw requestErrors.methodNotAllowed(koa.method, methods);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,40 @@
+import {
+  getNamedType,
+  getNullableType,
+  isInputObjectType,
+  isListType,
+  isScalarType,
+  type GraphQLSchema,
+} from 'graphql';
+import { isPlainObject } from '../validation/python';
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * A REST body as the GraphQL input type `typeName` names its fields: a shallow, schema-driven
+ * rename of the top-level keys (`ensure_experience_continuity` → `ensureExperienceContinuity`).
+ * Values are never rewritten, so user keys inside `filters` stay as sent. Form bodies carry
+ * object and array fields as JSON text (rest-flags.md §1.2); those are parsed here.
+ */
+export function restInput(schema: GraphQLSchema, typeName: string, body: unknown, isForm: boolean): Record<string, unknown> {
+  const type = schema.getType(typeName);
+  if (!isInputObjectType(type)) throw new Error(`${typeName} is not an input type`);
+  const source = isPlainObject(body) ? body : {};
+  const input: Record<string, unknown> = {};
+  for (const field of Object.values(type.getFields())) {
+    const wireName = snakeCase(field.name);
+    if (!Object.prototype.hasOwnProperty.call(source, wireName)) continue;
+    let value = source[wireName];
+    const fieldType = getNullableType(field.type);
+    const isStructured = isListType(fieldType) || (isScalarType(getNamedType(fieldType)) && getNamedType(fieldType).name.startsWith('JSON'));
+    if (isForm && isStructured && typeof value === 'string') {
+      try {
+        value = JSON.parse(value);
+      } catch {
+        // Left as text: validation names the field's expected type.
+      }
+    }
+    input[field.name] = value;
+  }
+  return input;
+}

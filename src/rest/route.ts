@@ -1,0 +1,89 @@
+import type { DocumentNode } from 'graphql';
+import { accessProject, parseId } from '../auth/access';
+import type { Scope } from '../auth/scopes';
+import type { AppContext } from '../context';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RestRequest {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  /** The body renamed to the row's GraphQL input type (see input.ts), or `{}`. */
+  input: Record<string, unknown>;
+}
+
+/** Who may call a row; checked before anything else the row does (rest-flags.md §1.3). */
+export interface RouteAuth {
+  describe: string;
+  check(ctx: AppContext, params: Record<string, string>): Promise<unknown>;
+}
+
+export const projectScope = (scope: Scope): RouteAuth => ({
+  describe: `personal API key with ${scope} on the project`,
+  check: (ctx, params) => accessProject(ctx, params.project_id, scope),
+});
+
+/** A GraphQL operation run with variables taken from the request. */
+export interface Operation {
+  document: DocumentNode;
+  /** `written` is what a write row's resolver returned. */
+  variables(request: RestRequest, written?: { id: number }): Record<string, unknown>;
+}
+
+interface RouteBase {
+  method: Method;
+  /** The documented path; it answers with and without a trailing slash. */
+  path: string;
+  auth: RouteAuth;
+}
+
+export type Route = RouteBase &
+  (
+    | { kind: 'query'; operation: Operation; status: number; shape: 'page' | 'one' }
+    | {
+        kind: 'mutation';
+        /** The GraphQL input type the body is read as. */
+        inputType: string;
+        /** The resolver the row calls (writes need the API's lenient field parsing, not GraphQL coercion). */
+        call(ctx: AppContext, request: RestRequest): Promise<{ id: number }>;
+        /** How the written object is shown: a read operation given the result's id. */
+        render: Operation;
+        status: number;
+        shape: 'one';
+      }
+    | { kind: 'refused' }
+  );
+
+/** A path id for a GraphQL Int variable: malformed ids become 0, which no object has (404 after access checks). */
+export const pathId = (value: string | undefined) => parseId(value) ?? 0;
+
+/** Lenient query parameters: missing, malformed or unknown values are ignored (rest-flags.md §3.5). */
+export const queryParams = {
+  text(value: unknown): string | null {
+    const text = Array.isArray(value) ? value[0] : value;
+    return typeof text === 'string' && text.trim() ? text.trim() : null;
+  },
+  integer(value: unknown): number | null {
+    const text = queryParams.text(value);
+    if (text === null || !/^[-+]?\d{1,9}$/.test(text)) return null;
+    return Number(text);
+  },
+  boolean(value: unknown): boolean | null {
+    const text = queryParams.text(value)?.toLowerCase();
+    return text === 'true' ? true : text === 'false' ? false : null;
+  },
+  choice<T extends string>(value: unknown, choices: readonly T[]): T | null {
+    const text = queryParams.text(value);
+    return text !== null && (choices as readonly string[]).includes(text) ? (text as T) : null;
+  },
+  jsonStringList(value: unknown): string[] | null {
+    const text = queryParams.text(value);
+    if (text === null) return null;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : null;
+    } catch {
+      return null;
+    }
+  },
+};
