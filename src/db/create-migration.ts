@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../mikro-orm.config';
-import { migrate } from './database';
+import { migrate } from './migrate';
 
 /**
  * Developer tool: diffs the entities against a database that has every committed migration

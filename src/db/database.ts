@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import path from 'node:path';
 import { ormConfig } from '../../mikro-orm.config';
+import { migrate } from './migrate';
 import { findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './embedded';
 
 export interface Database {
@@ -57,10 +58,4 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await embedded?.stop();
     },
   };
-}
-
-/** Loads the migrator only when migrating. */
-export async function migrate(orm: MikroORM): Promise<void> {
-  const { Migrator } = await import('@mikro-orm/migrations');
-  await new Migrator(orm.em).up();
 }

@@ -1,0 +1,34 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/db/embedded';
+import { adminUrl, withDatabase } from './databases';
+import { execute, migrateDatabase } from './sql-admin';
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __EMBEDDED_TEST_DATABASE__: EmbeddedDatabase | undefined;
+}
+
+/**
+ * With DATABASE_URL: migrate a template database once; each test file then gets its own copy
+ * (test/helpers/databases.ts), so files run in parallel. Without it: one embedded PostgreSQL
+ * for the run (PGlite cannot start inside a CommonJS test file); files share it and keep
+ * apart by creating their own organizations.
+ */
+export default async function globalSetup() {
+  let url: string;
+  if (process.env.DATABASE_URL) {
+    const template = `flags_test_template_${process.pid}`;
+    await execute(adminUrl(process.env.DATABASE_URL), `drop database if exists "${template}" with (force)`);
+    await execute(adminUrl(process.env.DATABASE_URL), `create database "${template}"`);
+    url = withDatabase(process.env.DATABASE_URL, template);
+    process.env.TEST_TEMPLATE_URL = url;
+  } else {
+    const embedded = await startEmbeddedDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'flags-test-')) });
+    globalThis.__EMBEDDED_TEST_DATABASE__ = embedded;
+    url = embedded.url;
+    process.env.TEST_EMBEDDED_URL = url;
+  }
+  await migrateDatabase(url);
+}

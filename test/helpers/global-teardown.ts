@@ -1,0 +1,8 @@
+import { adminUrl, databaseName } from './databases';
+import { execute } from './sql-admin';
+
+export default async function globalTeardown() {
+  await globalThis.__EMBEDDED_TEST_DATABASE__?.stop();
+  const template = process.env.TEST_TEMPLATE_URL;
+  if (template) await execute(adminUrl(template), `drop database if exists "${databaseName(template)}" with (force)`);
+}

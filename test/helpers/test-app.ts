@@ -1,0 +1,87 @@
+import 'reflect-metadata';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MikroORM } from '@mikro-orm/postgresql';
+import pino from 'pino';
+import { ormConfig } from '../../mikro-orm.config';
+import { createApp } from '../../src/app';
+import { createTestDatabase } from './databases';
+import { Factories } from './factories';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  method?: string;
+  key?: string | null;
+  /** JSON-encoded unless a string (sent as is) */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  baseUrl: string;
+  orm: MikroORM;
+  factories: Factories;
+  request<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  graphql<T = any>(query: string, variables?: Record<string, unknown>, key?: string | null): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
+  /** Runs `action` and returns how many SQL statements the app sent meanwhile. */
+  countQueries(action: () => Promise<unknown>): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The real app on a port-0 HTTP server, over this file's own database. */
+export async function startTestApp(): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4 }));
+  const { app, stop } = await createApp({ orm, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const server: Server = createServer(app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let statements = 0;
+  orm.em.getConnection().getKnex().on('query', () => {
+    statements += 1;
+  });
+
+  async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers.authorization ??= `Bearer ${options.key}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  return {
+    baseUrl,
+    orm,
+    factories: new Factories(orm),
+    request,
+    graphql: (query, variables, key) => request('/graphql', { method: 'POST', key, body: { query, variables } }),
+    async countQueries(action) {
+      const before = statements;
+      await action();
+      return statements - before;
+    },
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      await stop();
+      await orm.close(true);
+      await database.drop();
+    },
+  };
+}
