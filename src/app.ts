@@ -60,6 +60,8 @@ export async function createApp({ orm, logger, trustProxy = false }: AppDeps): P
     introspection: true,
     // Keys travel in headers, never cookies, so there is no cross-site request to forge.
     csrfPrevention: false,
+    // main.ts owns shutdown: stop accepting, finish in-flight requests, then stop Apollo and the pool.
+    stopOnTerminationSignals: false,
     formatError: (formatted, error) => {
       if (isInternal(error) && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error }, 'graphql error');
       return formatGraphQLError(formatted, error);
