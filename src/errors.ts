@@ -88,6 +88,9 @@ export const fieldErrors = {
   incorrectPkType: (attr: string, typeName: string) =>
     new ValidationError('incorrect_type', `Incorrect type. Expected pk value, received ${typeName}.`, attr),
   invalidInput: (detail: string, attr: string | null = null) => new ValidationError('invalid_input', detail, attr),
+  /** PostgreSQL stores no NUL in text or jsonb; upstream (DRF) refuses it in text fields with this message. */
+  nullCharacters: (attr: string) =>
+    new ValidationError('null_characters_not_allowed', 'Null characters are not allowed.', attr),
 };
 
 export const requestErrors = {

@@ -1,3 +1,6 @@
+import type { EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
 /** Pagination rules shared by every list (decision 5). */
 export interface PageArgs {
   limit?: number | null;
@@ -19,4 +22,17 @@ export function clampPage(args: PageArgs): { limit: number; offset: number } {
   const limit = Number.isInteger(args.limit) && (args.limit as number) > 0 ? Math.min(args.limit as number, MAX_LIMIT) : DEFAULT_LIMIT;
   const offset = Number.isInteger(args.offset) && (args.offset as number) > 0 ? (args.offset as number) : 0;
   return { limit, offset };
+}
+
+/** One page of an entity's rows with the total: for lists whose rows need no window tricks. */
+export async function findPage<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  orderBy: QueryOrderMap<T>,
+  args: PageArgs,
+): Promise<Page<T>> {
+  const { limit, offset } = clampPage(args);
+  const [results, count] = await em.findAndCount(entity, where, { orderBy, limit, offset });
+  return { count, results, limit, offset };
 }

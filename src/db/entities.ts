@@ -5,6 +5,22 @@ import { User } from '../modules/user/user.entity';
 import { PersonalApiKey } from '../modules/personal-api-key/personal-api-key.entity';
 import { FeatureFlag } from '../modules/feature-flag/feature-flag.entity';
 import { Dashboard } from '../modules/dashboard/dashboard.entity';
+import { Role } from '../modules/role/role.entity';
+import { RoleMembership } from '../modules/role/role-membership.entity';
+import { OrganizationResourceAccess } from '../modules/role/organization-resource-access.entity';
+import { FeatureFlagRoleAccess } from '../modules/role/feature-flag-role-access.entity';
 
 /** Every entity, listed explicitly: no folder discovery, so ts (tests) and js (dist) agree. */
-export const entities = [Organization, OrganizationMembership, Project, User, PersonalApiKey, FeatureFlag, Dashboard];
+export const entities = [
+  Organization,
+  OrganizationMembership,
+  Project,
+  User,
+  PersonalApiKey,
+  FeatureFlag,
+  Dashboard,
+  Role,
+  RoleMembership,
+  OrganizationResourceAccess,
+  FeatureFlagRoleAccess,
+];

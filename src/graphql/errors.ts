@@ -1,5 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, translate } from '../errors';
 
 /**
@@ -16,6 +16,14 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: apolloCode.toLowerCase(), attr: null },
     };
   }
+  if (isOperationError(original)) {
+    // Raised by graphql-js before any field ran (e.g. `subscription { … }` on a schema without
+    // subscriptions): Apollo labels it INTERNAL_SERVER_ERROR, but the client's operation is at fault.
+    return {
+      ...formatted,
+      extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'bad_request', attr: null },
+    };
+  }
   const appError = translate(original);
   return {
     message: appError.detail,
@@ -26,5 +34,11 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
 }
 
 export function isInternal(error: unknown): boolean {
-  return !(unwrapResolverError(error) instanceof AppError);
+  const original = unwrapResolverError(error);
+  return !(original instanceof AppError) && !isOperationError(original);
+}
+
+/** An error graphql-js raised about the operation as a whole: no field path, no underlying throw. */
+function isOperationError(error: unknown): boolean {
+  return error instanceof GraphQLError && !error.path && !error.originalError;
 }

@@ -3,7 +3,6 @@ import { execute, NoUnusedFragmentsRule, specifiedRules, validate, type Document
 import type { Context } from 'koa';
 import type { AppContext } from '../context';
 import { requestErrors } from '../errors';
-import { isPlainObject, pyTypeName } from '../validation/python';
 import { envelope } from './envelope';
 import { restInput } from './input';
 import { queryParams, type RestRequest, type Route } from './route';
@@ -42,14 +41,10 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
       const ctx = makeContext(koa);
       await route.auth.check(ctx, koa.params);
       if (route.kind === 'refused') throw requestErrors.hardDeleteRefused();
-      const body = koa.request.body;
-      if (route.kind === 'mutation' && body !== undefined && !isPlainObject(body)) {
-        throw requestErrors.notADictionary(pyTypeName(body));
-      }
       const request: RestRequest = {
         params: koa.params,
         query: koa.query,
-        input: route.kind === 'mutation' ? restInput(schema, route.inputType, body, koa.state.bodyIsForm === true) : {},
+        input: route.kind === 'mutation' ? restInput(schema, route.inputType, koa.request.body, koa.state.bodyIsForm === true) : {},
       };
       let data: Record<string, unknown>;
       if (route.kind === 'query') {
@@ -61,7 +56,7 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
       koa.status = route.status;
       if (route.shape === 'page') {
         const page = data.page as { count: number; results: unknown[] };
-        const { limit, offset } = clampPage({ limit: queryParams.integer(koa.query.limit), offset: queryParams.integer(koa.query.offset) });
+        const { limit, offset } = clampPage({ limit: queryParams.pageInteger(koa.query.limit), offset: queryParams.pageInteger(koa.query.offset) });
         koa.body = envelope({ ...page, limit, offset }, ctx.request.url);
       } else {
         koa.body = data.item;

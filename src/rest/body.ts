@@ -1,6 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
 import { requestErrors } from '../errors';
+import { exceedsJsonDepth } from '../validation/fields';
 
 export const MAX_BODY_BYTES = 1_048_576;
 
@@ -11,7 +12,8 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 
 /**
  * JSON or form bodies up to 1 MiB (rest-flags.md §1.2); other media types with a body are 415.
- * The limit is enforced while streaming, so an oversized body is never buffered whole.
+ * The limit is enforced while streaming, so an oversized body is never buffered whole. An empty
+ * body is `{}`; JSON nested too deep to handle safely is a parse error (see MAX_JSON_DEPTH).
  */
 export function parseBody(): Middleware {
   const parser = bodyParser({
@@ -30,6 +32,10 @@ export function parseBody(): Middleware {
       if (!ctx.is('json', 'urlencoded')) throw requestErrors.unsupportedMediaType(ctx.request.type || 'none');
       ctx.state.bodyIsForm = ctx.is('urlencoded') !== false;
     }
-    return parser(ctx, next);
+    return parser(ctx, async () => {
+      if (ctx.request.rawBody === '') ctx.request.body = {};
+      else if (exceedsJsonDepth(ctx.request.body)) throw requestErrors.parse();
+      return next();
+    });
   };
 }

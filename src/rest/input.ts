@@ -6,6 +6,7 @@ import {
   isScalarType,
   type GraphQLSchema,
 } from 'graphql';
+import { exceedsJsonDepth } from '../validation/fields';
 import { isPlainObject } from '../validation/python';
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -14,12 +15,16 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerC
  * A REST body as the GraphQL input type `typeName` names its fields: a shallow, schema-driven
  * rename of the top-level keys (`ensure_experience_continuity` → `ensureExperienceContinuity`).
  * Values are never rewritten, so user keys inside `filters` stay as sent. Form bodies carry
- * object and array fields as JSON text (rest-flags.md §1.2); those are parsed here.
+ * object and array fields as JSON text (rest-flags.md §1.2); those are parsed here. A body that
+ * is not an object is passed on as it is: the service refuses it after its own lookups and
+ * permission checks (rest-flags.md §1.3 puts 404 and 403 before 400).
  */
-export function restInput(schema: GraphQLSchema, typeName: string, body: unknown, isForm: boolean): Record<string, unknown> {
+export function restInput(schema: GraphQLSchema, typeName: string, body: unknown, isForm: boolean): unknown {
   const type = schema.getType(typeName);
   if (!isInputObjectType(type)) throw new Error(`${typeName} is not an input type`);
-  const source = isPlainObject(body) ? body : {};
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body)) return body;
+  const source = body;
   const input: Record<string, unknown> = {};
   for (const field of Object.values(type.getFields())) {
     const wireName = snakeCase(field.name);
@@ -29,7 +34,8 @@ export function restInput(schema: GraphQLSchema, typeName: string, body: unknown
     const isStructured = isListType(fieldType) || (isScalarType(getNamedType(fieldType)) && getNamedType(fieldType).name.startsWith('JSON'));
     if (isForm && isStructured && typeof value === 'string') {
       try {
-        value = JSON.parse(value);
+        const parsed: unknown = JSON.parse(value);
+        if (!exceedsJsonDepth(parsed)) value = parsed;
       } catch {
         // Left as text: validation names the field's expected type.
       }

@@ -8,8 +8,8 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 export interface RestRequest {
   params: Record<string, string>;
   query: Record<string, unknown>;
-  /** The body renamed to the row's GraphQL input type (see input.ts), or `{}`. */
-  input: Record<string, unknown>;
+  /** The body renamed to the row's GraphQL input type (see input.ts), `{}` without one; a non-object body as sent. */
+  input: unknown;
 }
 
 /** Who may call a row; checked before anything else the row does (rest-flags.md §1.3). */
@@ -57,16 +57,27 @@ export type Route = RouteBase &
 /** A path id for a GraphQL Int variable: malformed ids become 0, which no object has (404 after access checks). */
 export const pathId = (value: string | undefined) => parseId(value) ?? 0;
 
-/** Lenient query parameters: missing, malformed or unknown values are ignored (rest-flags.md §3.5). */
+const MAX_INT32 = 2_147_483_647;
+
+/**
+ * Lenient query parameters: missing, malformed or unknown values are ignored (rest-flags.md §3.5).
+ * Text holding a NUL is unrecognised too: PostgreSQL cannot compare it with anything.
+ */
 export const queryParams = {
   text(value: unknown): string | null {
     const text = Array.isArray(value) ? value[0] : value;
-    return typeof text === 'string' && text.trim() ? text.trim() : null;
+    return typeof text === 'string' && text.trim() && !text.includes('\u0000') ? text.trim() : null;
   },
   integer(value: unknown): number | null {
     const text = queryParams.text(value);
     if (text === null || !/^[-+]?\d{1,9}$/.test(text)) return null;
     return Number(text);
+  },
+  /** `limit`/`offset`: any whole number, held within the 32-bit range of GraphQL's Int (decision 5 clamps it further). */
+  pageInteger(value: unknown): number | null {
+    const text = queryParams.text(value);
+    if (text === null || !/^[-+]?\d+$/.test(text)) return null;
+    return Math.max(-MAX_INT32, Math.min(Number(text), MAX_INT32));
   },
   boolean(value: unknown): boolean | null {
     const text = queryParams.text(value)?.toLowerCase();
@@ -81,7 +92,7 @@ export const queryParams = {
     if (text === null) return null;
     try {
       const parsed: unknown = JSON.parse(text);
-      return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : null;
+      return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string' && !item.includes('\u0000')) ? parsed : null;
     } catch {
       return null;
     }

@@ -43,8 +43,8 @@ export const routes: Route[] = [
         }`),
       variables: ({ params, query }) => ({
         projectId: params.project_id,
-        limit: queryParams.integer(query.limit),
-        offset: queryParams.integer(query.offset),
+        limit: queryParams.pageInteger(query.limit),
+        offset: queryParams.pageInteger(query.offset),
         search: queryParams.text(query.search),
         active: queryParams.boolean(query.active),
         type: queryParams.choice(query.type, ['boolean', 'multivariant', 'experiment'] as const),

@@ -1,5 +1,5 @@
-import { fieldErrors } from '../errors';
-import { pyTypeName } from './python';
+import { fieldErrors, requestErrors } from '../errors';
+import { isPlainObject, pyTypeName } from './python';
 
 /**
  * Field parsers with the upstream service's rules and messages (rest-flags.md §1.4). Each takes
@@ -30,7 +30,45 @@ export function parseString(
   if (options.trim !== false) text = text.trim();
   if (!text && !options.allowBlank) throw fieldErrors.blank(attr);
   if (options.maxLength !== undefined && text.length > options.maxLength) throw fieldErrors.maxLength(attr, options.maxLength);
+  if (text.includes('\u0000')) throw fieldErrors.nullCharacters(attr);
   return text;
+}
+
+/** Whether any string of a JSON value, object keys included, holds a NUL (which PostgreSQL cannot store). */
+export function containsNul(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return true;
+    } else if (Array.isArray(item)) {
+      for (const element of item) pending.push(element);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, element] of Object.entries(item)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(element);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * JSON nested deeper than upstream's parser accepts (Python's recursion limit): such a value is
+ * unparseable there, and here it would overflow the stack of whatever serialises it next.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** Whether a parsed JSON value nests objects and lists more than `limit` levels deep. */
+export function exceedsJsonDepth(value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > limit) return true;
+    for (const element of Array.isArray(item) ? item : Object.values(item)) pending.push([element, depth + 1]);
+  }
+  return false;
 }
 
 const TRUE_TEXT = new Set(['true', '1']);
@@ -63,15 +101,31 @@ const ISO_DATETIME =
 /** Any ISO-8601 date-time; no offset means UTC. */
 export function parseDateTime(value: unknown, attr: string, options: FieldOptions = {}): Date | null {
   if (refuseNull(value, attr, options)) return null;
-  if (value instanceof Date) return value;
+  if (value instanceof Date) {
+    if (!hasStorableYear(value)) throw fieldErrors.notADateTime(attr);
+    return value;
+  }
   const match = typeof value === 'string' ? ISO_DATETIME.exec(value.trim()) : null;
   if (!match) throw fieldErrors.notADateTime(attr);
   const [, y, mo, d, h, mi, s = '00', frac = '0', zone = 'Z'] = match;
   const offset = zone.toUpperCase() === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone;
   const ms = frac.padEnd(3, '0').slice(0, 3);
   const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}${offset}`);
-  if (Number.isNaN(date.getTime()) || date.getUTCDate() !== Number(d) && offset === 'Z') throw fieldErrors.notADateTime(attr);
+  if (Number.isNaN(date.getTime()) || !isCalendarDate(Number(y), Number(mo), Number(d)) || Number(h) > 23) {
+    throw fieldErrors.notADateTime(attr);
+  }
+  if (!hasStorableYear(date)) throw fieldErrors.notADateTime(attr);
   return date;
+}
+
+/** Years 1–9999 in UTC, as upstream's (Python) datetimes; the database refuses year 0. */
+const hasStorableYear = (date: Date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999;
+
+/** JavaScript rolls 02-30 over into March (and 24:00 into the next day); Python refuses them. */
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(year, month - 1, day);
+  return calendar.getUTCFullYear() === year && calendar.getUTCMonth() === month - 1 && calendar.getUTCDate() === day;
 }
 
 export function parseList(value: unknown, attr: string, options: FieldOptions = {}): unknown[] | null {
@@ -90,4 +144,11 @@ export function parseUuid(value: unknown, attr: string, options: FieldOptions = 
   if (refuseNull(value, attr, options)) return null;
   if (!isUuid(value)) throw fieldErrors.notAUuid(attr);
   return value.toLowerCase();
+}
+
+/** A request body must be a JSON object (rest-flags.md §1.2); checked after lookups and permissions. */
+export function requireObject(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body)) throw requestErrors.notADictionary(pyTypeName(body));
+  return body;
 }

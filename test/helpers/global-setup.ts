@@ -31,4 +31,7 @@ export default async function globalSetup() {
     process.env.TEST_EMBEDDED_URL = url;
   }
   await migrateDatabase(url);
+  // Jest runs files in this process when there is one worker, and MikroORM keeps its decorator
+  // metadata on globalThis: what setup left there must not leak into the first test file.
+  delete (globalThis as Record<string, unknown>)['mikro-orm-metadata'];
 }

@@ -1,21 +1,34 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProjectAccess } from '../../auth/access';
 import { MembershipLevel } from '../organization/organization-membership.entity';
+import { FlagAccessLevel } from '../role/role.entity';
 import type { FeatureFlag } from './feature-flag.entity';
 
-/** The organization's flag access level when it has no resource-access record (decision 8). */
-export const DEFAULT_FLAG_ACCESS_LEVEL = 37;
-
 /**
- * `can_edit` for a batch of flags (rest-flags.md §2.5): creator, admin, or an organization flag
- * access level of 37. Role levels and per-flag role access join this rule with the roles
- * capability; it answers for a whole page at once so that capability adds a constant number of
- * queries, never one per flag.
+ * `can_edit` for a batch of flags (rest-flags.md §2.5): the creator, admins, everyone while the
+ * organization's flag level is 37, members of a level-37 role, and members of a role with a
+ * role-access record for the flag. The levels come with the project access check; the records
+ * take one query for the whole batch, and only when a role could grant what nothing else does.
  */
-export async function canEditFlags(_em: EntityManager, access: ProjectAccess, flags: FeatureFlag[]): Promise<boolean[]> {
+export async function canEditFlags(em: EntityManager, access: ProjectAccess, flags: FeatureFlag[]): Promise<boolean[]> {
+  const everyFlag =
+    access.level >= MembershipLevel.admin ||
+    access.flagAccessLevel === FlagAccessLevel.edit ||
+    access.roleLevel === FlagAccessLevel.edit;
+  if (everyFlag) return flags.map(() => true);
   const userId = access.caller.user.id;
-  const everyoneEdits = DEFAULT_FLAG_ACCESS_LEVEL === 37;
-  return flags.map(
-    (flag) => everyoneEdits || access.level >= MembershipLevel.admin || (flag.createdBy !== null && flag.createdBy.id === userId),
-  );
+  const isCreator = (flag: FeatureFlag) => flag.createdBy !== null && flag.createdBy.id === userId;
+  const undecided = flags.filter((flag) => !isCreator(flag)).map((flag) => flag.id);
+  const granted = new Set<number>();
+  if (access.roleLevel !== null && undecided.length > 0) {
+    const rows: Array<{ feature_flag_id: number }> = await em.execute(
+      `select distinct fra.feature_flag_id
+         from feature_flag_role_access fra
+         join role_membership rm on rm.role_id = fra.role_id
+        where rm.user_id = ? and fra.feature_flag_id in (?)`,
+      [userId, undecided],
+    );
+    for (const row of rows) granted.add(Number(row.feature_flag_id));
+  }
+  return flags.map((flag) => isCreator(flag) || granted.has(flag.id));
 }

@@ -38,7 +38,7 @@ export class FeatureFlagResolver {
     @Arg('projectId', () => ID) projectId: string,
     @Arg('input', () => FeatureFlagCreateInput) input: FeatureFlagCreateInput,
   ) {
-    return FeatureFlagService.create(ctx, projectId, { ...input });
+    return FeatureFlagService.create(ctx, projectId, input);
   }
 
   @Mutation(() => FeatureFlag, { description: 'Partial update; `deleted: true` soft-deletes and `false` restores.' })
@@ -48,7 +48,7 @@ export class FeatureFlagResolver {
     @Arg('id', () => Int) id: number,
     @Arg('input', () => FeatureFlagUpdateInput) input: FeatureFlagUpdateInput,
   ) {
-    return FeatureFlagService.update(ctx, projectId, id, { ...input });
+    return FeatureFlagService.update(ctx, projectId, id, input);
   }
 
   @Mutation(() => FeatureFlag, { description: 'Full update: like updateFeatureFlag, but `key` and `filters.groups` are required.' })
@@ -58,7 +58,7 @@ export class FeatureFlagResolver {
     @Arg('id', () => Int) id: number,
     @Arg('input', () => FeatureFlagUpdateInput) input: FeatureFlagUpdateInput,
   ) {
-    return FeatureFlagService.update(ctx, projectId, id, { ...input }, 'put');
+    return FeatureFlagService.update(ctx, projectId, id, input, 'put');
   }
 
   @FieldResolver(() => JSONObjectScalar)

@@ -41,9 +41,11 @@ export const FeatureFlagService = {
     // Until experiments exist no flag is used by one.
     if (args.type === 'experiment') qb.andWhere('false');
     qb.orderBy({ createdAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
+    // Cloned before it runs: a clone of an executed builder reuses its cached SQL (limit and offset included).
+    const countQb = qb.clone();
     const rows: Array<Record<string, unknown>> = await qb.execute('all', false);
     // The window count rides on the page's rows; only a page past the end needs its own count.
-    const count = rows.length > 0 ? Number(rows[0].total_count) : offset > 0 ? await countPastEnd(qb) : 0;
+    const count = rows.length > 0 ? Number(rows[0].total_count) : offset > 0 ? await countPastEnd(countQb) : 0;
     const results = rows.map(({ total_count: _, ...row }) => ctx.em.map(FeatureFlag, row));
     return { count, results, limit, offset };
   },
@@ -60,7 +62,7 @@ export const FeatureFlagService = {
     return flag;
   },
 
-  async create(ctx: AppContext, projectRef: unknown, input: Record<string, unknown>): Promise<FeatureFlag> {
+  async create(ctx: AppContext, projectRef: unknown, input: unknown): Promise<FeatureFlag> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
     return withUniqueKey(() =>
       ctx.em.transactional(async (em) => {
@@ -85,7 +87,7 @@ export const FeatureFlagService = {
     ctx: AppContext,
     projectRef: unknown,
     id: unknown,
-    input: Record<string, unknown>,
+    input: unknown,
     mode: Exclude<WriteMode, 'create'> = 'patch',
   ): Promise<FeatureFlag> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
@@ -111,7 +113,7 @@ export const FeatureFlagService = {
   },
 };
 
-async function findFlag(em: EntityManager, projectId: number, id: unknown, lockMode?: LockMode): Promise<FeatureFlag> {
+export async function findFlag(em: EntityManager, projectId: number, id: unknown, lockMode?: LockMode): Promise<FeatureFlag> {
   const flagId = parseId(id);
   if (!flagId) throw requestErrors.notFound();
   const flag = await em.findOne(FeatureFlag, { id: flagId, project: projectId }, lockMode ? { lockMode } : {});

@@ -1,5 +1,5 @@
 import { fieldErrors, ValidationError } from '../../errors';
-import { parseBoolean, parseDateTime, parseInteger, parseList, parseString } from '../../validation/fields';
+import { containsNul, requireObject, parseBoolean, parseDateTime, parseInteger, parseList, parseString } from '../../validation/fields';
 import { isPlainObject, pyTypeName } from '../../validation/python';
 import { validateFlagFilters, type CohortInfo } from './flag-filters.validation';
 
@@ -40,11 +40,8 @@ const has = (input: Record<string, unknown>, field: string) => Object.prototype.
  * Validates a flag write (input keyed by GraphQL field names; `attr`s use the API's names),
  * in the field table's order; the first error answers (rest-flags.md §1.3, §3.1–§3.3).
  */
-export async function validateFlagInput(
-  input: Record<string, unknown>,
-  mode: WriteMode,
-  lookups: FlagValidationLookups,
-): Promise<FlagChanges> {
+export async function validateFlagInput(body: unknown, mode: WriteMode, lookups: FlagValidationLookups): Promise<FlagChanges> {
+  const input = requireObject(body);
   const out: FlagChanges = {};
   if (has(input, 'name')) out.name = parseString(input.name, 'name', { allowBlank: true })!;
   if (has(input, 'key')) out.key = await validateKey(input.key, lookups);
@@ -56,6 +53,7 @@ export async function validateFlagInput(
     // A PATCH whose filters has no `groups` key leaves the stored filters alone (§3.3).
     if (mode !== 'patch' || has(filters, 'groups')) {
       await validateFlagFilters(filters, { requireGroups: mode !== 'patch', loadCohorts: lookups.loadCohorts });
+      if (containsNul(filters)) throw fieldErrors.nullCharacters('filters');
       out.filters = filters;
     }
   }
@@ -67,7 +65,10 @@ export async function validateFlagInput(
       nullable: true,
     });
   }
-  if (has(input, 'rollbackConditions')) out.rollbackConditions = input.rollbackConditions ?? null;
+  if (has(input, 'rollbackConditions')) {
+    if (containsNul(input.rollbackConditions)) throw fieldErrors.nullCharacters('rollback_conditions');
+    out.rollbackConditions = input.rollbackConditions ?? null;
+  }
   if (has(input, 'performedRollback')) {
     out.performedRollback = parseBoolean(input.performedRollback, 'performed_rollback', { nullable: true });
   }
@@ -99,6 +100,7 @@ function parseTags(value: unknown): string[] {
     if (typeof item !== 'string') throw fieldErrors.notAString('tags');
     const tag = item.trim().toLowerCase();
     if (tag.length > 255) throw fieldErrors.maxLength('tags', 255);
+    if (tag.includes('\u0000')) throw fieldErrors.nullCharacters('tags');
     if (tag) tags.add(tag);
   }
   return [...tags].sort();

@@ -19,9 +19,14 @@ export class MeResolver {
   async me(@Ctx() ctx: AppContext): Promise<Me> {
     const { user, key } = await authenticate(ctx);
     const memberships = await ctx.em.find(OrganizationMembership, { user: user.id }, { populate: ['organization'], orderBy: { joinedAt: 'asc', id: 'asc' } });
+    // A key limited to projects reaches only their organizations (as on the project routes).
+    const reachable = key.scopedTeams?.length
+      ? new Set((await ctx.em.find(Project, { id: { $in: key.scopedTeams } }, { fields: ['organization'] })).map((p) => p.organization.id))
+      : null;
     const organizations = memberships
       .map((m) => m.organization)
-      .filter((o) => !key.scopedOrganizations?.length || key.scopedOrganizations.includes(o.id));
+      .filter((o) => !key.scopedOrganizations?.length || key.scopedOrganizations.includes(o.id))
+      .filter((o) => !reachable || reachable.has(o.id));
     return { user, organizations };
   }
 }

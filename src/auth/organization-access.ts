@@ -1,0 +1,55 @@
+import type { AppContext } from '../context';
+import { authErrors, requestErrors } from '../errors';
+import { MembershipLevel } from '../modules/organization/organization-membership.entity';
+import { Organization } from '../modules/organization/organization.entity';
+import { Project } from '../modules/project/project.entity';
+import { isUuid } from '../validation/fields';
+import { authenticate, type Caller } from './access';
+import { scopesAllow, type Scope } from './scopes';
+
+export interface OrganizationAccess {
+  caller: Caller;
+  organization: Organization;
+  level: number;
+}
+
+/**
+ * Checks 1–6 of rest-flags.md §1.3 for an organization route: authentication (401), the
+ * organization (404; `@current` is the current project's), the key's limits (403: keys limited
+ * to projects are refused here outright), the scope (403) and membership (403).
+ */
+export async function accessOrganization(ctx: AppContext, organizationRef: unknown, scope: Scope): Promise<OrganizationAccess> {
+  const caller = await authenticate(ctx);
+  let organizationId: string | null = null;
+  if (organizationRef === '@current') {
+    const current = caller.user.currentProjectId ? await ctx.em.findOne(Project, caller.user.currentProjectId) : null;
+    organizationId = current?.organization.id ?? null;
+  } else if (isUuid(organizationRef)) {
+    organizationId = organizationRef.toLowerCase();
+  }
+  const rows: Array<Record<string, unknown>> = organizationId
+    ? await ctx.em.execute(
+        `select o.*, m.level as membership_level
+           from organization o
+           left join organization_membership m on m.organization_id = o.id and m.user_id = ?
+          where o.id = ?`,
+        [caller.user.id, organizationId],
+      )
+    : [];
+  if (rows.length === 0) throw requestErrors.organizationNotFound();
+  const { membership_level: level, ...organizationRow } = rows[0];
+  const organization = ctx.em.map(Organization, organizationRow);
+  const { key } = caller;
+  if (key.scopedTeams?.length) throw authErrors.keyScopedToProjectsOnOrgRoute();
+  if (key.scopedOrganizations?.length && !key.scopedOrganizations.includes(organization.id)) {
+    throw authErrors.keyOrganizationScope(organization.id);
+  }
+  if (!scopesAllow(key.scopes, scope)) throw authErrors.missingScope(scope);
+  if (level === null || level === undefined) throw authErrors.notInOrganization();
+  return { caller, organization, level: Number(level) };
+}
+
+/** Writes to roles, memberships and resource access: admins and owners only (rest-flags.md §5). */
+export function requireAdmin(access: { level: number }): void {
+  if (access.level < MembershipLevel.admin) throw authErrors.forbidden('You need to have admin level or higher.');
+}

@@ -1,0 +1,32 @@
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { DateTimeScalar } from '../../graphql/scalars';
+import { FeatureFlag } from '../feature-flag/feature-flag.entity';
+import { Role } from './role.entity';
+
+/** Grants a role edit rights on one flag (rest-flags.md §5.4). */
+@ObjectType()
+@Entity({ tableName: 'feature_flag_role_access' })
+@Unique({ properties: ['featureFlag', 'role'] })
+export class FeatureFlagRoleAccess {
+  [OptionalProps]?: 'id' | 'addedAt' | 'updatedAt';
+
+  @Field(() => Int)
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => FeatureFlag, { deleteRule: 'cascade' })
+  featureFlag!: FeatureFlag;
+
+  @Index()
+  @ManyToOne(() => Role, { deleteRule: 'cascade' })
+  role!: Role;
+
+  @Field(() => DateTimeScalar)
+  @Property({ type: 'timestamptz' })
+  addedAt: Date = new Date();
+
+  @Field(() => DateTimeScalar)
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

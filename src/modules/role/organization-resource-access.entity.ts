@@ -1,0 +1,42 @@
+import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { DateTimeScalar } from '../../graphql/scalars';
+import { Organization } from '../organization/organization.entity';
+import { User } from '../user/user.entity';
+
+/** The only resource an organization-wide access level exists for (rest-flags.md §5.3). */
+export const FEATURE_FLAGS_RESOURCE = 'feature flags';
+
+/** An organization's default access level for a resource; without a record, flags are level 37. */
+@ObjectType()
+@Entity({ tableName: 'organization_resource_access' })
+@Unique({ properties: ['organization', 'resource'] })
+export class OrganizationResourceAccess {
+  [OptionalProps]?: 'id' | 'createdAt' | 'updatedAt' | 'createdBy';
+
+  @Field(() => Int)
+  @PrimaryKey({ type: 'integer', autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => Organization, { deleteRule: 'cascade' })
+  organization!: Organization;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  resource!: string;
+
+  @Field(() => Int)
+  @Property({ type: 'smallint' })
+  accessLevel!: number;
+
+  @Field(() => DateTimeScalar)
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Field(() => DateTimeScalar)
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  createdBy: User | null = null;
+}

@@ -1,0 +1,46 @@
+import { accessOrganization, requireAdmin } from '../../auth/organization-access';
+import type { AppContext } from '../../context';
+import { fieldErrors, requestErrors } from '../../errors';
+import { findPage, type Page, type PageArgs } from '../../pagination';
+import { isUuid, parseUuid } from '../../validation/fields';
+import { isPlainObject } from '../../validation/python';
+import { OrganizationMembership } from '../organization/organization-membership.entity';
+import { User } from '../user/user.entity';
+import { RoleMembership } from './role-membership.entity';
+import { roleErrors } from './role.errors';
+import { findRole } from './role.service';
+
+/** Members of a role (rest-flags.md §5.2). */
+export const RoleMembershipService = {
+  async list(ctx: AppContext, organizationRef: unknown, roleId: unknown, args: PageArgs): Promise<Page<RoleMembership>> {
+    const { organization } = await accessOrganization(ctx, organizationRef, 'organization:read');
+    const role = await findRole(ctx.em, organization.id, roleId);
+    return findPage(ctx.em, RoleMembership, { role: role.id }, { joinedAt: 'asc', id: 'asc' }, args);
+  },
+
+  async create(ctx: AppContext, organizationRef: unknown, roleId: unknown, raw: unknown): Promise<RoleMembership> {
+    const access = await accessOrganization(ctx, organizationRef, 'organization:write');
+    const role = await findRole(ctx.em, access.organization.id, roleId);
+    requireAdmin(access);
+    const input = isPlainObject(raw) ? raw : {};
+    if (!Object.prototype.hasOwnProperty.call(input, 'userUuid')) throw fieldErrors.required('user_uuid');
+    const userUuid = parseUuid(input.userUuid, 'user_uuid')!;
+    const user = await ctx.em.findOne(User, { uuid: userUuid, isActive: true });
+    const member = user && (await ctx.em.count(OrganizationMembership, { organization: access.organization.id, user: user.id }));
+    if (!user || !member) throw roleErrors.userDoesNotExist();
+    if (await ctx.em.count(RoleMembership, { role: role.id, user: user.id })) throw roleErrors.alreadyMember();
+    const membership = ctx.em.create(RoleMembership, { role, user });
+    await ctx.em.flush();
+    return membership;
+  },
+
+  async delete(ctx: AppContext, organizationRef: unknown, roleId: unknown, membershipId: unknown): Promise<RoleMembership> {
+    const access = await accessOrganization(ctx, organizationRef, 'organization:write');
+    const role = await findRole(ctx.em, access.organization.id, roleId);
+    const membership = isUuid(membershipId) ? await ctx.em.findOne(RoleMembership, { id: membershipId.toLowerCase(), role: role.id }) : null;
+    if (!membership) throw requestErrors.notFound();
+    requireAdmin(access);
+    await ctx.em.nativeDelete(RoleMembership, { id: membership.id });
+    return membership;
+  },
+};

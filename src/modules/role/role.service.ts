@@ -1,0 +1,96 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { accessOrganization, requireAdmin, type OrganizationAccess } from '../../auth/organization-access';
+import type { AppContext } from '../../context';
+import { fieldErrors, requestErrors } from '../../errors';
+import { findPage, type Page, type PageArgs } from '../../pagination';
+import { isUuid, parseString } from '../../validation/fields';
+import { isPlainObject, pyRepr } from '../../validation/python';
+import { FEATURE_FLAGS_RESOURCE, OrganizationResourceAccess } from './organization-resource-access.entity';
+import { DEFAULT_FLAG_ACCESS_LEVEL, FLAG_ACCESS_LEVELS, Role } from './role.entity';
+import { roleErrors } from './role.errors';
+
+const has = (input: Record<string, unknown>, field: string) => Object.prototype.hasOwnProperty.call(input, field);
+
+/** An organization's flag access level: its `feature flags` resource-access record, 37 without one. */
+export async function organizationFlagAccessLevel(em: EntityManager, organizationId: string): Promise<number> {
+  const record = await em.findOne(OrganizationResourceAccess, { organization: organizationId, resource: FEATURE_FLAGS_RESOURCE });
+  return record?.accessLevel ?? DEFAULT_FLAG_ACCESS_LEVEL;
+}
+
+/** `21 | 37` from a client value (numbers or their text), else `invalid_choice`. */
+export function parseFlagAccessLevel(value: unknown, attr: string): number {
+  const level = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof level !== 'number' || !FLAG_ACCESS_LEVELS.includes(level)) throw fieldErrors.invalidChoice(attr, pyRepr(value));
+  return level;
+}
+
+export async function findRole(em: EntityManager, organizationId: string, roleId: unknown): Promise<Role> {
+  const role = isUuid(roleId) ? await em.findOne(Role, { id: roleId.toLowerCase(), organization: organizationId }) : null;
+  if (!role) throw requestErrors.notFound();
+  return role;
+}
+
+/** Roles of an organization (rest-flags.md §5.1). Reads: any member; writes: admins. */
+export const RoleService = {
+  async list(ctx: AppContext, organizationRef: unknown, args: PageArgs): Promise<Page<Role>> {
+    const { organization } = await accessOrganization(ctx, organizationRef, 'organization:read');
+    return findPage(ctx.em, Role, { organization: organization.id }, { createdAt: 'asc', id: 'asc' }, args);
+  },
+
+  async get(ctx: AppContext, organizationRef: unknown, roleId: unknown): Promise<Role> {
+    const { organization } = await accessOrganization(ctx, organizationRef, 'organization:read');
+    return findRole(ctx.em, organization.id, roleId);
+  },
+
+  async create(ctx: AppContext, organizationRef: unknown, input: unknown): Promise<Role> {
+    const access = await accessOrganization(ctx, organizationRef, 'organization:write');
+    requireAdmin(access);
+    return writeRole(ctx.em, access, null, input, 'create');
+  },
+
+  async update(ctx: AppContext, organizationRef: unknown, roleId: unknown, input: unknown, mode: 'patch' | 'put' = 'patch'): Promise<Role> {
+    const access = await accessOrganization(ctx, organizationRef, 'organization:write');
+    const role = await findRole(ctx.em, access.organization.id, roleId);
+    requireAdmin(access);
+    return writeRole(ctx.em, access, role, input, mode);
+  },
+
+  /** Its memberships and role-access records go with it (foreign keys cascade). */
+  async delete(ctx: AppContext, organizationRef: unknown, roleId: unknown): Promise<Role> {
+    const access = await accessOrganization(ctx, organizationRef, 'organization:write');
+    const role = await findRole(ctx.em, access.organization.id, roleId);
+    requireAdmin(access);
+    await ctx.em.nativeDelete(Role, { id: role.id });
+    return role;
+  },
+};
+
+async function writeRole(em: EntityManager, access: OrganizationAccess, role: Role | null, raw: unknown, mode: 'create' | 'patch' | 'put'): Promise<Role> {
+  const input = isPlainObject(raw) ? raw : {};
+  let name: string | undefined;
+  if (has(input, 'name')) name = parseString(input.name, 'name', { maxLength: 200 })!;
+  else if (mode !== 'patch') throw fieldErrors.required('name');
+  if (name !== undefined) {
+    const clash = await em.execute(
+      'select 1 from role where organization_id = ? and lower(name) = lower(?) and id is distinct from ?',
+      [access.organization.id, name, role?.id ?? null],
+    );
+    if (clash.length) throw roleErrors.nameTaken();
+  }
+  let level: number | undefined;
+  if (has(input, 'featureFlagsAccessLevel')) level = parseFlagAccessLevel(input.featureFlagsAccessLevel, 'feature_flags_access_level');
+  else if (!role) level = await organizationFlagAccessLevel(em, access.organization.id);
+  const target =
+    role ?? em.create(Role, { organization: access.organization, name: name!, featureFlagsAccessLevel: level!, createdBy: access.caller.user });
+  if (name !== undefined) target.name = name;
+  if (level !== undefined) target.featureFlagsAccessLevel = level;
+  try {
+    await em.flush();
+  } catch (error) {
+    // Two admins naming roles alike at once: the unique index decides.
+    if (error instanceof UniqueConstraintViolationException) throw roleErrors.nameTaken();
+    throw error;
+  }
+  return target;
+}
