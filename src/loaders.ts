@@ -4,12 +4,14 @@ import { accessProject } from './auth/access';
 import type { AppContext } from './context';
 import type { FeatureFlag } from './modules/feature-flag/feature-flag.entity';
 import { canEditFlags } from './modules/feature-flag/feature-flag.permissions';
+import { createRoleLoaders } from './modules/role/role.loaders';
 import { createUserLoader } from './modules/user/user.loaders';
 
 /** Per-request DataLoaders: every relation a list can touch is fetched in one batch. */
 export function createLoaders(em: EntityManager, ctx: () => AppContext) {
   return {
     user: createUserLoader(em),
+    ...createRoleLoaders(em),
     /** `can_edit` decided for a whole page at once. */
     canEditFlag: new DataLoader<FeatureFlag, boolean>(async (flags) => {
       const byProject = new Map<number, FeatureFlag[]>();

@@ -1,9 +1,21 @@
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
+import { FeatureFlagRoleAccessFieldResolver, FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
+import { OrganizationAccessLevelResolver, ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
 import { MeResolver, OrganizationResolver } from '../modules/user/me.resolver';
 
-export const resolvers = [MeResolver, OrganizationResolver, FeatureFlagResolver] as const;
+export const resolvers = [
+  MeResolver,
+  OrganizationResolver,
+  FeatureFlagResolver,
+  RoleResolver,
+  RoleMembershipResolver,
+  ResourceAccessResolver,
+  OrganizationAccessLevelResolver,
+  FeatureFlagRoleAccessResolver,
+  FeatureFlagRoleAccessFieldResolver,
+] as const;
 
 let built: Promise<GraphQLSchema> | null = null;
 

@@ -13,7 +13,7 @@ const RULES = specifiedRules.filter((rule) => rule !== NoUnusedFragmentsRule);
 /** Refuses to load a row whose operation does not validate against the schema. */
 function checkOperations(schema: GraphQLSchema, routes: Route[]) {
   for (const route of routes) {
-    const documents = route.kind === 'query' ? [route.operation.document] : route.kind === 'mutation' ? [route.render.document] : [];
+    const documents = route.kind === 'query' ? [route.operation.document] : route.kind === 'mutation' && route.shape === 'one' ? [route.render.document] : [];
     for (const document of documents) {
       const errors = validate(schema, document, RULES);
       if (errors.length) throw new Error(`${route.method} ${route.path}: ${errors.map((e) => e.message).join('; ')}`);
@@ -44,14 +44,19 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
       const request: RestRequest = {
         params: koa.params,
         query: koa.query,
-        input: route.kind === 'mutation' ? restInput(schema, route.inputType, koa.request.body, koa.state.bodyIsForm === true) : {},
+        input: route.kind === 'mutation' && route.inputType ? restInput(schema, route.inputType, koa.request.body, koa.state.bodyIsForm === true) : {},
       };
       let data: Record<string, unknown>;
       if (route.kind === 'query') {
         data = await run(schema, route.operation.document, route.operation.variables(request), ctx);
       } else {
         const written = await route.call(ctx, request);
-        data = await run(schema, route.render.document, route.render.variables(request, written), ctx);
+        if (route.shape === 'empty') {
+          koa.status = route.status;
+          return;
+        }
+        const id = typeof written === 'string' || typeof written === 'number' ? written : (written as { id: number | string }).id;
+        data = await run(schema, route.render.document, route.render.variables(request, { id }), ctx);
       }
       koa.status = route.status;
       if (route.shape === 'page') {

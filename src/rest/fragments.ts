@@ -38,6 +38,41 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     has_enriched_analytics: hasEnrichedAnalytics
     version
   }
+
+  fragment RestRoleMembership on RoleMembership {
+    id
+    role_id: roleId
+    user { ...RestUser }
+    joined_at: joinedAt
+    updated_at: updatedAt
+  }
+
+  fragment RestRole on Role {
+    id
+    name
+    feature_flags_access_level: featureFlagsAccessLevel
+    created_at: createdAt
+    created_by: createdBy { ...RestUser }
+    members { ...RestRoleMembership }
+    associated_flags: associatedFlags { id key }
+  }
+
+  fragment RestResourceAccess on OrganizationResourceAccess {
+    id
+    resource
+    access_level: accessLevel
+    created_at: createdAt
+    updated_at: updatedAt
+    created_by: createdBy { ...RestUser }
+  }
+
+  fragment RestFeatureFlagRoleAccess on FeatureFlagRoleAccess {
+    id
+    feature_flag: featureFlag { ...RestFeatureFlag }
+    role { ...RestRole }
+    added_at: addedAt
+    updated_at: updatedAt
+  }
 `;
 
 /** An operation plus the fragments it uses. */

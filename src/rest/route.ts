@@ -1,5 +1,6 @@
 import type { DocumentNode } from 'graphql';
 import { accessProject, parseId } from '../auth/access';
+import { accessOrganization } from '../auth/organization-access';
 import type { Scope } from '../auth/scopes';
 import type { AppContext } from '../context';
 
@@ -23,11 +24,16 @@ export const projectScope = (scope: Scope): RouteAuth => ({
   check: (ctx, params) => accessProject(ctx, params.project_id, scope),
 });
 
+export const organizationScope = (scope: Scope): RouteAuth => ({
+  describe: `personal API key with ${scope} in the organization`,
+  check: (ctx, params) => accessOrganization(ctx, params.organization_id, scope),
+});
+
 /** A GraphQL operation run with variables taken from the request. */
 export interface Operation {
   document: DocumentNode;
   /** `written` is what a write row's resolver returned. */
-  variables(request: RestRequest, written?: { id: number }): Record<string, unknown>;
+  variables(request: RestRequest, written?: { id: number | string }): Record<string, unknown>;
 }
 
 interface RouteBase {
@@ -42,15 +48,19 @@ export type Route = RouteBase &
     | { kind: 'query'; operation: Operation; status: number; shape: 'page' | 'one' }
     | {
         kind: 'mutation';
-        /** The GraphQL input type the body is read as. */
-        inputType: string;
+        /** The GraphQL input type the body is read as (none: the body is ignored). */
+        inputType?: string;
         /** The resolver the row calls (writes need the API's lenient field parsing, not GraphQL coercion). */
-        call(ctx: AppContext, request: RestRequest): Promise<{ id: number }>;
-        /** How the written object is shown: a read operation given the result's id. */
-        render: Operation;
+        call(ctx: AppContext, request: RestRequest): Promise<unknown>;
         status: number;
-        shape: 'one';
-      }
+      } & (
+        | {
+            /** How the written object is shown: a read operation given the resolver's answer as `{id}`. */
+            render: Operation;
+            shape: 'one';
+          }
+        | { shape: 'empty' }
+      )
     | { kind: 'refused' }
   );
 

@@ -1,12 +1,75 @@
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
 import { FeatureFlagCreateInput, FeatureFlagUpdateInput } from '../modules/feature-flag/feature-flag.inputs';
+import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
+import { ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
+import type { FeatureFlagRoleAccessInput, ResourceAccessInput, RoleInput, RoleMembershipInput } from '../modules/role/role.inputs';
 import { restOperation } from './fragments';
-import { pathId, projectScope, queryParams, type RestRequest, type Route } from './route';
+import { organizationScope, pathId, projectScope, queryParams, type RestRequest, type Route } from './route';
 
 const flags = new FeatureFlagResolver();
+const roles = new RoleResolver();
+const roleMembers = new RoleMembershipResolver();
+const resourceAccess = new ResourceAccessResolver();
+const flagRoleAccess = new FeatureFlagRoleAccessResolver();
 
 const FLAGS = '/api/projects/:project_id/feature_flags';
 const FLAG = `${FLAGS}/:id`;
+const ROLE_ACCESSES = `${FLAGS}/:parent_lookup_feature_flag_id/role_access`;
+const ROLE_ACCESS = `${ROLE_ACCESSES}/:id`;
+const ROLES = '/api/organizations/:organization_id/roles';
+const ROLE = `${ROLES}/:role_id`;
+const MEMBERSHIPS = `${ROLE}/role_memberships`;
+const MEMBERSHIP = `${MEMBERSHIPS}/:id`;
+const RESOURCE_ACCESSES = '/api/organizations/:organization_id/resource_access';
+const RESOURCE_ACCESS = `${RESOURCE_ACCESSES}/:id`;
+
+const page = ({ query }: RestRequest) => ({ limit: queryParams.pageInteger(query.limit), offset: queryParams.pageInteger(query.offset) });
+
+const roleAccessById = {
+  document: restOperation(`
+    query RestRoleAccess($projectId: ID!, $flagId: Int!, $id: Int!) {
+      item: featureFlagRoleAccess(projectId: $projectId, featureFlagId: $flagId, id: $id) { ...RestFeatureFlagRoleAccess }
+    }`),
+  variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
+    projectId: params.project_id,
+    flagId: pathId(params.parent_lookup_feature_flag_id),
+    id: written?.id ?? pathId(params.id),
+  }),
+};
+
+const roleById = {
+  document: restOperation(`
+    query RestRole($organizationId: ID!, $id: String!) {
+      item: role(organizationId: $organizationId, id: $id) { ...RestRole }
+    }`),
+  variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
+    organizationId: params.organization_id,
+    id: String(written?.id ?? params.role_id),
+  }),
+};
+
+const membershipById = {
+  document: restOperation(`
+    query RestRoleMembership($organizationId: ID!, $roleId: String!, $id: String!) {
+      item: roleMembership(organizationId: $organizationId, roleId: $roleId, id: $id) { ...RestRoleMembership }
+    }`),
+  variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
+    organizationId: params.organization_id,
+    roleId: params.role_id,
+    id: String(written?.id ?? params.id),
+  }),
+};
+
+const resourceAccessById = {
+  document: restOperation(`
+    query RestResourceAccess($organizationId: ID!, $id: Int!) {
+      item: resourceAccess(organizationId: $organizationId, id: $id) { ...RestResourceAccess }
+    }`),
+  variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
+    organizationId: params.organization_id,
+    id: written?.id ?? pathId(params.id),
+  }),
+};
 
 const flagById = {
   document: restOperation(`
@@ -92,4 +155,204 @@ export const routes: Route[] = [
   },
   // Hard delete is not allowed (API document §3): 405 with an empty body, after auth and scope checks.
   { method: 'DELETE', path: FLAG, auth: projectScope('feature_flag:write'), kind: 'refused' },
+
+  // 4.3 Feature flag role access (PATCH and PUT are not rows: 405)
+  {
+    method: 'GET',
+    path: ROLE_ACCESSES,
+    auth: projectScope('feature_flag:read'),
+    kind: 'query',
+    operation: {
+      document: restOperation(`
+        query RestRoleAccesses($projectId: ID!, $flagId: Int!, $limit: Int, $offset: Int) {
+          page: featureFlagRoleAccesses(projectId: $projectId, featureFlagId: $flagId, limit: $limit, offset: $offset) {
+            count
+            results { ...RestFeatureFlagRoleAccess }
+          }
+        }`),
+      variables: (request) => ({
+        projectId: request.params.project_id,
+        flagId: pathId(request.params.parent_lookup_feature_flag_id),
+        ...page(request),
+      }),
+    },
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'POST',
+    path: ROLE_ACCESSES,
+    auth: projectScope('feature_flag:write'),
+    kind: 'mutation',
+    inputType: 'FeatureFlagRoleAccessInput',
+    call: (ctx, { params, input }) =>
+      flagRoleAccess.grantFeatureFlagRoleAccess(ctx, params.project_id, pathId(params.parent_lookup_feature_flag_id), input as FeatureFlagRoleAccessInput),
+    render: roleAccessById,
+    status: 201,
+    shape: 'one',
+  },
+  { method: 'GET', path: ROLE_ACCESS, auth: projectScope('feature_flag:read'), kind: 'query', operation: roleAccessById, status: 200, shape: 'one' },
+  {
+    method: 'DELETE',
+    path: ROLE_ACCESS,
+    auth: projectScope('feature_flag:write'),
+    kind: 'mutation',
+    call: (ctx, { params }) =>
+      flagRoleAccess.revokeFeatureFlagRoleAccess(ctx, params.project_id, pathId(params.parent_lookup_feature_flag_id), pathId(params.id)),
+    status: 204,
+    shape: 'empty',
+  },
+
+  // SPEC-GAP: organization roles, memberships and resource access are not in the API document;
+  // the role-access records need them, so they follow rest-flags.md §5.
+  {
+    method: 'GET',
+    path: ROLES,
+    auth: organizationScope('organization:read'),
+    kind: 'query',
+    operation: {
+      document: restOperation(`
+        query RestRoles($organizationId: ID!, $limit: Int, $offset: Int) {
+          page: roles(organizationId: $organizationId, limit: $limit, offset: $offset) { count results { ...RestRole } }
+        }`),
+      variables: (request) => ({ organizationId: request.params.organization_id, ...page(request) }),
+    },
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'POST',
+    path: ROLES,
+    auth: organizationScope('organization:write'),
+    kind: 'mutation',
+    inputType: 'RoleInput',
+    call: (ctx, { params, input }) => roles.createRole(ctx, params.organization_id, input as RoleInput),
+    render: roleById,
+    status: 201,
+    shape: 'one',
+  },
+  { method: 'GET', path: ROLE, auth: organizationScope('organization:read'), kind: 'query', operation: roleById, status: 200, shape: 'one' },
+  ...(['PATCH', 'PUT'] as const).map(
+    (method): Route => ({
+      method,
+      path: ROLE,
+      auth: organizationScope('organization:write'),
+      kind: 'mutation',
+      inputType: 'RoleInput',
+      call: (ctx, { params, input }) =>
+        method === 'PUT'
+          ? roles.replaceRole(ctx, params.organization_id, params.role_id, input as RoleInput)
+          : roles.updateRole(ctx, params.organization_id, params.role_id, input as RoleInput),
+      render: roleById,
+      status: 200,
+      shape: 'one',
+    }),
+  ),
+  {
+    method: 'DELETE',
+    path: ROLE,
+    auth: organizationScope('organization:write'),
+    kind: 'mutation',
+    call: (ctx, { params }) => roles.deleteRole(ctx, params.organization_id, params.role_id),
+    status: 204,
+    shape: 'empty',
+  },
+  {
+    method: 'GET',
+    path: MEMBERSHIPS,
+    auth: organizationScope('organization:read'),
+    kind: 'query',
+    operation: {
+      document: restOperation(`
+        query RestRoleMemberships($organizationId: ID!, $roleId: String!, $limit: Int, $offset: Int) {
+          page: roleMemberships(organizationId: $organizationId, roleId: $roleId, limit: $limit, offset: $offset) {
+            count
+            results { ...RestRoleMembership }
+          }
+        }`),
+      variables: (request) => ({ organizationId: request.params.organization_id, roleId: request.params.role_id, ...page(request) }),
+    },
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'POST',
+    path: MEMBERSHIPS,
+    auth: organizationScope('organization:write'),
+    kind: 'mutation',
+    inputType: 'RoleMembershipInput',
+    call: (ctx, { params, input }) => roleMembers.addRoleMember(ctx, params.organization_id, params.role_id, input as RoleMembershipInput),
+    render: membershipById,
+    status: 201,
+    shape: 'one',
+  },
+  {
+    method: 'DELETE',
+    path: MEMBERSHIP,
+    auth: organizationScope('organization:write'),
+    kind: 'mutation',
+    call: (ctx, { params }) => roleMembers.removeRoleMember(ctx, params.organization_id, params.role_id, params.id),
+    status: 204,
+    shape: 'empty',
+  },
+  {
+    method: 'GET',
+    path: RESOURCE_ACCESSES,
+    auth: organizationScope('organization:read'),
+    kind: 'query',
+    operation: {
+      document: restOperation(`
+        query RestResourceAccesses($organizationId: ID!, $limit: Int, $offset: Int) {
+          page: resourceAccesses(organizationId: $organizationId, limit: $limit, offset: $offset) { count results { ...RestResourceAccess } }
+        }`),
+      variables: (request) => ({ organizationId: request.params.organization_id, ...page(request) }),
+    },
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'POST',
+    path: RESOURCE_ACCESSES,
+    auth: organizationScope('organization:write'),
+    kind: 'mutation',
+    inputType: 'ResourceAccessInput',
+    call: (ctx, { params, input }) => resourceAccess.createResourceAccess(ctx, params.organization_id, input as ResourceAccessInput),
+    render: resourceAccessById,
+    status: 201,
+    shape: 'one',
+  },
+  {
+    method: 'GET',
+    path: RESOURCE_ACCESS,
+    auth: organizationScope('organization:read'),
+    kind: 'query',
+    operation: resourceAccessById,
+    status: 200,
+    shape: 'one',
+  },
+  ...(['PATCH', 'PUT'] as const).map(
+    (method): Route => ({
+      method,
+      path: RESOURCE_ACCESS,
+      auth: organizationScope('organization:write'),
+      kind: 'mutation',
+      inputType: 'ResourceAccessInput',
+      call: (ctx, { params, input }) =>
+        method === 'PUT'
+          ? resourceAccess.replaceResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessInput)
+          : resourceAccess.updateResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessInput),
+      render: resourceAccessById,
+      status: 200,
+      shape: 'one',
+    }),
+  ),
+  {
+    method: 'DELETE',
+    path: RESOURCE_ACCESS,
+    auth: organizationScope('organization:write'),
+    kind: 'mutation',
+    call: (ctx, { params }) => resourceAccess.deleteResourceAccess(ctx, params.organization_id, pathId(params.id)),
+    status: 204,
+    shape: 'empty',
+  },
 ];

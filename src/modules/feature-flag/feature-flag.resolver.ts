@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, Field, FieldResolver, Float, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { PageOf } from '../../graphql/page';
 import type { AppContext } from '../../context';
 import { JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
 import { User } from '../user/user.entity';
@@ -7,11 +8,7 @@ import { FeatureFlagCreateInput, FeatureFlagListArgs, FeatureFlagUpdateInput } f
 import { isSimpleFlag, rolloutPercentage, shownFilters } from './feature-flag.presenter';
 import { FeatureFlagService } from './feature-flag.service';
 
-@ObjectType()
-export class FeatureFlagPage {
-  @Field(() => Int) count!: number;
-  @Field(() => [FeatureFlag]) results!: FeatureFlag[];
-}
+const FeatureFlagPage = PageOf(FeatureFlag, 'FeatureFlagPage');
 
 @Resolver(() => FeatureFlag)
 export class FeatureFlagResolver {

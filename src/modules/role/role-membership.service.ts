@@ -18,6 +18,12 @@ export const RoleMembershipService = {
     return findPage(ctx.em, RoleMembership, { role: role.id }, { joinedAt: 'asc', id: 'asc' }, args);
   },
 
+  async get(ctx: AppContext, organizationRef: unknown, roleId: unknown, membershipId: unknown): Promise<RoleMembership> {
+    const { organization } = await accessOrganization(ctx, organizationRef, 'organization:read');
+    const role = await findRole(ctx.em, organization.id, roleId);
+    return findMembership(ctx, role.id, membershipId);
+  },
+
   async create(ctx: AppContext, organizationRef: unknown, roleId: unknown, raw: unknown): Promise<RoleMembership> {
     const access = await accessOrganization(ctx, organizationRef, 'organization:write');
     const role = await findRole(ctx.em, access.organization.id, roleId);
@@ -37,10 +43,15 @@ export const RoleMembershipService = {
   async delete(ctx: AppContext, organizationRef: unknown, roleId: unknown, membershipId: unknown): Promise<RoleMembership> {
     const access = await accessOrganization(ctx, organizationRef, 'organization:write');
     const role = await findRole(ctx.em, access.organization.id, roleId);
-    const membership = isUuid(membershipId) ? await ctx.em.findOne(RoleMembership, { id: membershipId.toLowerCase(), role: role.id }) : null;
-    if (!membership) throw requestErrors.notFound();
+    const membership = await findMembership(ctx, role.id, membershipId);
     requireAdmin(access);
     await ctx.em.nativeDelete(RoleMembership, { id: membership.id });
     return membership;
   },
 };
+
+async function findMembership(ctx: AppContext, roleId: string, membershipId: unknown): Promise<RoleMembership> {
+  const membership = isUuid(membershipId) ? await ctx.em.findOne(RoleMembership, { id: membershipId.toLowerCase(), role: roleId }) : null;
+  if (!membership) throw requestErrors.notFound();
+  return membership;
+}
