@@ -4,6 +4,7 @@ import { accessProject } from './auth/access';
 import type { AppContext } from './context';
 import type { FeatureFlag } from './modules/feature-flag/feature-flag.entity';
 import { canEditFlags } from './modules/feature-flag/feature-flag.permissions';
+import { createExperimentLoaders } from './modules/experiment/experiment.loaders';
 import { createRoleLoaders } from './modules/role/role.loaders';
 import { createUserLoader } from './modules/user/user.loaders';
 
@@ -12,6 +13,7 @@ export function createLoaders(em: EntityManager, ctx: () => AppContext) {
   return {
     user: createUserLoader(em),
     ...createRoleLoaders(em),
+    ...createExperimentLoaders(em),
     /** `can_edit` decided for a whole page at once. */
     canEditFlag: new DataLoader<FeatureFlag, boolean>(async (flags) => {
       const byProject = new Map<number, FeatureFlag[]>();

@@ -9,6 +9,7 @@ import { Role } from '../modules/role/role.entity';
 import { RoleMembership } from '../modules/role/role-membership.entity';
 import { OrganizationResourceAccess } from '../modules/role/organization-resource-access.entity';
 import { FeatureFlagRoleAccess } from '../modules/role/feature-flag-role-access.entity';
+import { Experiment } from '../modules/experiment/experiment.entity';
 
 /** Every entity, listed explicitly: no folder discovery, so ts (tests) and js (dist) agree. */
 export const entities = [
@@ -23,4 +24,5 @@ export const entities = [
   RoleMembership,
   OrganizationResourceAccess,
   FeatureFlagRoleAccess,
+  Experiment,
 ];

@@ -6,6 +6,11 @@ export function formatTimestamp(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
+/** Seconds precision unless the value has a fraction (experiments, as upstream: `2021-12-01T10:23:00Z`). */
+export function formatTimestampSeconds(date: Date): string {
+  return date.getUTCMilliseconds() === 0 ? date.toISOString().replace(/\.000Z$/, 'Z') : formatTimestamp(date);
+}
+
 export const DateTimeScalar = new GraphQLScalarType<Date, string>({
   name: 'DateTime',
   description: 'UTC ISO-8601 date-time with six fractional digits, e.g. 2024-01-31T12:00:00.123000Z.',
@@ -21,4 +26,12 @@ export const DateTimeScalar = new GraphQLScalarType<Date, string>({
     if (Number.isNaN(date.getTime())) throw new TypeError('Invalid date-time.');
     return date;
   },
+});
+
+/** The same instant type, printed without a zero fraction (experiment dates). */
+export const ExperimentDateTimeScalar = new GraphQLScalarType<Date, string>({
+  ...DateTimeScalar.toConfig(),
+  name: 'ExperimentDateTime',
+  description: 'UTC ISO-8601 date-time; the fraction is shown only when not zero, e.g. 2021-12-01T10:23:00Z.',
+  serialize: (value) => formatTimestampSeconds(value instanceof Date ? value : new Date(value as string)),
 });

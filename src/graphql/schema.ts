@@ -1,5 +1,6 @@
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
+import { ExperimentResolver, FeatureFlagExperimentsResolver } from '../modules/experiment/experiment.resolver';
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
 import { FeatureFlagRoleAccessFieldResolver, FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
 import { OrganizationAccessLevelResolver, ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
@@ -15,6 +16,8 @@ export const resolvers = [
   OrganizationAccessLevelResolver,
   FeatureFlagRoleAccessResolver,
   FeatureFlagRoleAccessFieldResolver,
+  ExperimentResolver,
+  FeatureFlagExperimentsResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

@@ -39,6 +39,34 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     version
   }
 
+  fragment RestFlagSummary on FeatureFlag {
+    id
+    team_id: teamId
+    name
+    key
+    filters
+    deleted
+    active
+    ensure_experience_continuity: ensureExperienceContinuity
+  }
+
+  fragment RestExperiment on Experiment {
+    id
+    name
+    description
+    start_date: startDate
+    end_date: endDate
+    feature_flag_key: featureFlagKey
+    feature_flag: featureFlag { ...RestFlagSummary }
+    parameters
+    secondary_metrics: secondaryMetrics
+    filters
+    archived
+    created_by: createdBy { ...RestUser }
+    created_at: createdAt
+    updated_at: updatedAt
+  }
+
   fragment RestRoleMembership on RoleMembership {
     id
     role_id: roleId

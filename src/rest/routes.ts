@@ -1,5 +1,7 @@
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
 import { FeatureFlagCreateInput, FeatureFlagUpdateInput } from '../modules/feature-flag/feature-flag.inputs';
+import { ExperimentResolver } from '../modules/experiment/experiment.resolver';
+import type { ExperimentCreateInput, ExperimentUpdateInput } from '../modules/experiment/experiment.inputs';
 import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
 import { ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
 import type { FeatureFlagRoleAccessInput, ResourceAccessInput, RoleInput, RoleMembershipInput } from '../modules/role/role.inputs';
@@ -11,11 +13,14 @@ const roles = new RoleResolver();
 const roleMembers = new RoleMembershipResolver();
 const resourceAccess = new ResourceAccessResolver();
 const flagRoleAccess = new FeatureFlagRoleAccessResolver();
+const experiments = new ExperimentResolver();
 
 const FLAGS = '/api/projects/:project_id/feature_flags';
 const FLAG = `${FLAGS}/:id`;
 const ROLE_ACCESSES = `${FLAGS}/:parent_lookup_feature_flag_id/role_access`;
 const ROLE_ACCESS = `${ROLE_ACCESSES}/:id`;
+const EXPERIMENTS = '/api/projects/:project_id/experiments';
+const EXPERIMENT = `${EXPERIMENTS}/:id`;
 const ROLES = '/api/organizations/:organization_id/roles';
 const ROLE = `${ROLES}/:role_id`;
 const MEMBERSHIPS = `${ROLE}/role_memberships`;
@@ -33,6 +38,17 @@ const roleAccessById = {
   variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
     projectId: params.project_id,
     flagId: pathId(params.parent_lookup_feature_flag_id),
+    id: written?.id ?? pathId(params.id),
+  }),
+};
+
+const experimentById = {
+  document: restOperation(`
+    query RestExperiment($projectId: ID!, $id: Int!) {
+      item: experiment(projectId: $projectId, id: $id) { ...RestExperiment }
+    }`),
+  variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
+    projectId: params.project_id,
     id: written?.id ?? pathId(params.id),
   }),
 };
@@ -199,6 +215,67 @@ export const routes: Route[] = [
     kind: 'mutation',
     call: (ctx, { params }) =>
       flagRoleAccess.revokeFeatureFlagRoleAccess(ctx, params.project_id, pathId(params.parent_lookup_feature_flag_id), pathId(params.id)),
+    status: 204,
+    shape: 'empty',
+  },
+
+  // 4.4 Experiments
+  {
+    method: 'GET',
+    path: EXPERIMENTS,
+    auth: projectScope('experiment:read'),
+    kind: 'query',
+    operation: {
+      document: restOperation(`
+        query RestExperiments($projectId: ID!, $limit: Int, $offset: Int, $archived: Boolean, $status: ExperimentStatus,
+                              $search: String, $createdById: Int) {
+          page: experiments(projectId: $projectId, limit: $limit, offset: $offset, archived: $archived, status: $status,
+                            search: $search, createdById: $createdById) {
+            count
+            results { ...RestExperiment }
+          }
+        }`),
+      variables: (request) => ({
+        projectId: request.params.project_id,
+        ...page(request),
+        archived: queryParams.boolean(request.query.archived),
+        status: queryParams.choice(request.query.status, ['draft', 'running', 'complete', 'all'] as const),
+        search: queryParams.text(request.query.search),
+        createdById: queryParams.integer(request.query.created_by_id),
+      }),
+    },
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'POST',
+    path: EXPERIMENTS,
+    auth: projectScope('experiment:write'),
+    kind: 'mutation',
+    inputType: 'ExperimentCreateInput',
+    call: (ctx, { params, input }) => experiments.createExperiment(ctx, params.project_id, input as ExperimentCreateInput),
+    render: experimentById,
+    status: 201,
+    shape: 'one',
+  },
+  { method: 'GET', path: EXPERIMENT, auth: projectScope('experiment:read'), kind: 'query', operation: experimentById, status: 200, shape: 'one' },
+  {
+    method: 'PATCH',
+    path: EXPERIMENT,
+    auth: projectScope('experiment:write'),
+    kind: 'mutation',
+    inputType: 'ExperimentUpdateInput',
+    call: (ctx, { params, input }) => experiments.updateExperiment(ctx, params.project_id, pathId(params.id), input as ExperimentUpdateInput),
+    render: experimentById,
+    status: 200,
+    shape: 'one',
+  },
+  {
+    method: 'DELETE',
+    path: EXPERIMENT,
+    auth: projectScope('experiment:write'),
+    kind: 'mutation',
+    call: (ctx, { params }) => experiments.deleteExperiment(ctx, params.project_id, pathId(params.id)),
     status: 204,
     shape: 'empty',
   },

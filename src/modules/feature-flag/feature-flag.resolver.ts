@@ -84,9 +84,13 @@ export class FeatureFlagResolver {
   }
 
   @FieldResolver(() => [Int], { description: 'Ids of the experiments using this flag, ascending.' })
-  experimentSet() {
-    // Experiments arrive with their own capability; until then no flag is used by one.
-    return [];
+  experimentSet(@Root() flag: FeatureFlag, @Ctx() ctx: AppContext) {
+    return ctx.loaders.flagExperimentIds.load(flag.id);
+  }
+
+  @FieldResolver(() => Int, { description: 'The project id (the upstream calls projects teams).' })
+  teamId(@Root() flag: FeatureFlag) {
+    return flag.project.id;
   }
 
   @FieldResolver(() => JSONScalar)

@@ -2,9 +2,10 @@ import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/co
 import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
 import { accessProject, parseId, type ProjectAccess } from '../../auth/access';
 import type { AppContext } from '../../context';
-import { authErrors, requestErrors, ValidationError } from '../../errors';
+import { authErrors, fieldErrors, requestErrors, ValidationError } from '../../errors';
 import { clampPage, type Page, type PageArgs } from '../../pagination';
 import { Dashboard } from '../dashboard/dashboard.entity';
+import { Experiment } from '../experiment/experiment.entity';
 import { User } from '../user/user.entity';
 import { FeatureFlag } from './feature-flag.entity';
 import { validateFlagInput, type FlagChanges, type FlagValidationLookups, type WriteMode } from './feature-flag.validation';
@@ -31,6 +32,7 @@ export const FeatureFlagService = {
       .createQueryBuilder(FeatureFlag, 'f')
       .select(['f.*'])
       .addSelect(raw('count(*) over() as total_count'))
+      .addSelect(raw('array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids'))
       .where({ project: project.id, deleted: false });
     if (args.search) qb.andWhere({ $or: [{ key: { $ilike: likePattern(args.search) } }, { name: { $ilike: likePattern(args.search) } }] });
     if (args.active !== undefined && args.active !== null) qb.andWhere({ active: args.active });
@@ -38,15 +40,19 @@ export const FeatureFlagService = {
     if (args.tags?.length) qb.andWhere({ tags: { $overlap: args.tags.map((t) => t.trim().toLowerCase()) } });
     if (args.type === 'boolean') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') = 'null'`);
     if (args.type === 'multivariant') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') <> 'null'`);
-    // Until experiments exist no flag is used by one.
-    if (args.type === 'experiment') qb.andWhere('false');
+    if (args.type === 'experiment') qb.andWhere('exists (select 1 from experiment e where e.feature_flag_id = f.id)');
     qb.orderBy({ createdAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
     // Cloned before it runs: a clone of an executed builder reuses its cached SQL (limit and offset included).
     const countQb = qb.clone();
     const rows: Array<Record<string, unknown>> = await qb.execute('all', false);
     // The window count rides on the page's rows; only a page past the end needs its own count.
     const count = rows.length > 0 ? Number(rows[0].total_count) : offset > 0 ? await countPastEnd(countQb) : 0;
-    const results = rows.map(({ total_count: _, ...row }) => ctx.em.map(FeatureFlag, row));
+    // `experiment_set` rides on the rows too, so a page costs no extra statement for it.
+    const results = rows.map(({ total_count: _, experiment_ids: experimentIds, ...row }) => {
+      const flag = ctx.em.map(FeatureFlag, row);
+      ctx.loaders.flagExperimentIds.prime(flag.id, (experimentIds as number[]).map(Number));
+      return flag;
+    });
     return { count, results, limit, offset };
   },
 
@@ -64,22 +70,7 @@ export const FeatureFlagService = {
 
   async create(ctx: AppContext, projectRef: unknown, input: unknown): Promise<FeatureFlag> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
-    return withUniqueKey(() =>
-      ctx.em.transactional(async (em) => {
-        const keys = keyHolders(em, access.project.id, null);
-        const changes = await validateFlagInput(input, 'create', lookups(em, access, keys.taken));
-        await keys.releaseDeletedHolder(changes.key!);
-        const flag = em.create(FeatureFlag, {
-          project: access.project,
-          key: changes.key!,
-          createdBy: access.caller.user,
-          lastModifiedBy: access.caller.user,
-        });
-        applyChanges(flag, changes);
-        await em.flush();
-        return flag;
-      }),
-    );
+    return withUniqueKey(() => ctx.em.transactional((em) => createFlag(em, access, input)));
   },
 
   /** PATCH (partial) and PUT (key required, conditions required). */
@@ -95,23 +86,57 @@ export const FeatureFlagService = {
       ctx.em.transactional(async (em) => {
         // The row lock makes the version check and the write one step (§3.9).
         const flag = await findFlag(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
-        const [canEdit] = await canEditFlags(em, access, [flag]);
-        if (!canEdit) throw authErrors.cannotEditFlag();
-        const keys = keyHolders(em, access.project.id, flag.id);
-        const changes = await validateFlagInput(input, mode, lookups(em, access, keys.taken));
-        if (changes.version !== undefined && changes.version !== null && changes.version !== flag.version) {
-          throw await staleVersion(em, flag);
-        }
-        if (changes.key !== undefined && changes.key !== flag.key) await keys.releaseDeletedHolder(changes.key);
-        applyChanges(flag, changes);
-        flag.version += 1;
-        flag.lastModifiedBy = access.caller.user;
-        await em.flush();
-        return flag;
+        return updateFlag(em, access, flag, input, mode);
       }),
     );
   },
 };
+
+/**
+ * A flag create inside the caller's transaction: every rule of the resource, whoever writes
+ * (the flag routes, or an experiment creating its flag without a flag scope).
+ */
+export async function createFlag(em: EntityManager, access: ProjectAccess, input: unknown): Promise<FeatureFlag> {
+  const keys = keyHolders(em, access.project.id, null);
+  const changes = await validateFlagInput(input, 'create', lookups(em, access, keys.taken));
+  await keys.releaseDeletedHolder(changes.key!);
+  const flag = em.create(FeatureFlag, {
+    project: access.project,
+    key: changes.key!,
+    createdBy: access.caller.user,
+    lastModifiedBy: access.caller.user,
+  });
+  applyChanges(flag, changes);
+  await em.flush();
+  return flag;
+}
+
+/** A flag update inside the caller's transaction: edit rights (403), validation (400), version (409). */
+export async function updateFlag(
+  em: EntityManager,
+  access: ProjectAccess,
+  flag: FeatureFlag,
+  input: unknown,
+  mode: Exclude<WriteMode, 'create'> = 'patch',
+): Promise<FeatureFlag> {
+  await requireFlagEditor(em, access, flag);
+  const keys = keyHolders(em, access.project.id, flag.id);
+  const changes = await validateFlagInput(input, mode, lookups(em, access, keys.taken));
+  if (changes.version !== undefined && changes.version !== null && changes.version !== flag.version) {
+    throw await staleVersion(em, flag);
+  }
+  if (changes.key !== undefined && changes.key !== flag.key) await keys.releaseDeletedHolder(changes.key);
+  applyChanges(flag, changes);
+  flag.version += 1;
+  flag.lastModifiedBy = access.caller.user;
+  await em.flush();
+  return flag;
+}
+
+export async function requireFlagEditor(em: EntityManager, access: ProjectAccess, flag: FeatureFlag): Promise<void> {
+  const [canEdit] = await canEditFlags(em, access, [flag]);
+  if (!canEdit) throw authErrors.cannotEditFlag();
+}
 
 export async function findFlag(em: EntityManager, projectId: number, id: unknown, lockMode?: LockMode): Promise<FeatureFlag> {
   const flagId = parseId(id);
@@ -143,7 +168,11 @@ function keyHolders(em: EntityManager, projectId: number, selfId: number | null)
     },
     async releaseDeletedHolder(key: string): Promise<void> {
       if (deletedHolder === null) return;
-      // The experiments capability refuses this when the holder is still used by an experiment.
+      if (await em.count(Experiment, { featureFlag: deletedHolder })) {
+        throw fieldErrors.invalidInput(
+          'Feature flag with this key already exists and is used in an experiment. Please delete the experiment before deleting the flag.',
+        );
+      }
       await em.nativeDelete(FeatureFlag, { id: deletedHolder, project: projectId, key, deleted: true });
       em.getUnitOfWork().unsetIdentity(em.getReference(FeatureFlag, deletedHolder));
     },
@@ -179,7 +208,7 @@ async function staleVersion(em: EntityManager, flag: FeatureFlag) {
 }
 
 /** Two writers racing for one key: the unique index decides, and the loser gets the usual 400. */
-async function withUniqueKey<T>(write: () => Promise<T>): Promise<T> {
+export async function withUniqueKey<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
