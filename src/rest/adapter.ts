@@ -36,11 +36,16 @@ async function run(schema: GraphQLSchema, document: DocumentNode, variables: Rec
 export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: (koa: Context) => AppContext): Router {
   checkOperations(schema, routes);
   const router = new Router();
+  const allowed = new Map<string, Route[]>();
+  for (const route of routes) allowed.set(route.path, [...(allowed.get(route.path) ?? []), route]);
+  const served = (path: string) =>
+    allowed.get(path)!.filter((r) => r.kind !== 'refused' && r.kind !== 'not_allowed').map((r) => r.method);
   for (const route of routes) {
     router.register(route.path, [route.method], async (koa: Context) => {
       const ctx = makeContext(koa);
       await route.auth.check(ctx, koa.params);
       if (route.kind === 'refused') throw requestErrors.hardDeleteRefused();
+      if (route.kind === 'not_allowed') throw requestErrors.methodNotAllowed(koa.method, served(route.path));
       const request: RestRequest = {
         params: koa.params,
         query: koa.query,
@@ -68,13 +73,10 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
       }
     });
   }
-  const allowed = new Map<string, Route[]>();
-  for (const route of routes) allowed.set(route.path, [...(allowed.get(route.path) ?? []), route]);
   for (const [path, pathRoutes] of allowed) {
     router.all(path, async (koa: Context) => {
       await pathRoutes[0].auth.check(makeContext(koa), koa.params);
-      const methods = pathRoutes.filter((r) => r.kind !== 'refused').map((r) => r.method);
-      throw requestErrors.methodNotAllowed(koa.method, methods);
+      throw requestErrors.methodNotAllowed(koa.method, served(path));
     });
   }
   return router;

@@ -62,6 +62,8 @@ export type Route = RouteBase &
         | { shape: 'empty' }
       )
     | { kind: 'refused' }
+    /** A method the path does not serve but whose scope the contract names (§2.4): 405 after this row's auth. */
+    | { kind: 'not_allowed' }
   );
 
 /** A path id for a GraphQL Int variable: malformed ids become 0, which no object has (404 after access checks). */

@@ -172,7 +172,7 @@ export const routes: Route[] = [
   // Hard delete is not allowed (API document §3): 405 with an empty body, after auth and scope checks.
   { method: 'DELETE', path: FLAG, auth: projectScope('feature_flag:write'), kind: 'refused' },
 
-  // 4.3 Feature flag role access (PATCH and PUT are not rows: 405)
+  // 4.3 Feature flag role access (PATCH and PUT on a record: 405, after the write scope of §2.4)
   {
     method: 'GET',
     path: ROLE_ACCESSES,
@@ -218,6 +218,7 @@ export const routes: Route[] = [
     status: 204,
     shape: 'empty',
   },
+  ...(['PATCH', 'PUT'] as const).map((method): Route => ({ method, path: ROLE_ACCESS, auth: projectScope('feature_flag:write'), kind: 'not_allowed' })),
 
   // 4.4 Experiments
   {

@@ -154,3 +154,174 @@ describe('listing flags with createdBy and canEdit', () => {
     expectAtMost(res.statements);
   });
 });
+
+/**
+ * The costly case for `can_edit`: organization level 21 and a caller in a level-21 role, so
+ * whether each flag is editable depends on its role-access records. With `roleAccess { role }`
+ * selected too, a page costs the statements above plus exactly three: the caller's role-access
+ * grants for the page (can_edit), the page's role-access records, and their roles.
+ */
+describe('listing flags with canEdit and roleAccess at organization level 21', () => {
+  /** key, project access (with both levels), page, creators, can_edit grants, role-access records, roles. */
+  const GRAPHQL_STATEMENTS = 7;
+  /** REST shows can_edit but not roleAccess: key, project access, page, creators, can_edit grants. */
+  const REST_STATEMENTS = 5;
+
+  let restricted: World;
+  let viewer: Member;
+  let small21: Project;
+  let large21: Project;
+
+  const WITH_ROLE_ACCESS = /* GraphQL */ `
+    query List($projectId: ID!, $limit: Int) {
+      featureFlags(projectId: $projectId, limit: $limit) {
+        count
+        results { id key canEdit createdBy { id email } roleAccess { id role { name } } }
+      }
+    }
+  `;
+  const graphql = (project: Project) => async () => {
+    const res = await app.graphql(WITH_ROLE_ACCESS, { projectId: String(project.id), limit: 100 }, viewer.key);
+    expect(res.body.errors).toBeUndefined();
+    return { status: res.status, body: res.body.data.featureFlags };
+  };
+  const rest = (project: Project) => async () => app.request(`/api/projects/${project.id}/feature_flags?limit=100`, { key: viewer.key });
+
+  /** `n` flags `flag-<i>`: by the viewer when 5 divides i; a record when 3 divides i, for the viewer's role when i is even, else the other. */
+  async function seedWithRoleAccess(project: Project, n: number, viewerRole: string, otherRole: string) {
+    await app.factories.sql(
+      `insert into feature_flag (project_id, name, key, filters, created_by_id, last_modified_by_id, created_at, updated_at, tags, analytics_dashboards)
+       select ?, 'Flag ' || i, 'flag-' || i, '{}'::jsonb, case when i % 5 = 0 then ? else ? end, null,
+              now() - make_interval(secs => i), now(), '{}', '{}'
+         from generate_series(1, ?) as i`,
+      [project.id, viewer.user.id, restricted.owner.user.id, n],
+    );
+    await app.factories.sql(
+      `insert into feature_flag_role_access (feature_flag_id, role_id, added_at, updated_at)
+       select f.id, case when s.i % 2 = 0 then ?::uuid else ?::uuid end, now(), now()
+         from feature_flag f, lateral (select split_part(f.key, '-', 2)::int as i) s
+        where f.project_id = ? and s.i % 3 = 0`,
+      [viewerRole, otherRole, project.id],
+    );
+  }
+
+  beforeAll(async () => {
+    restricted = await app.factories.world();
+    const org = restricted.organization;
+    const owner = restricted.owner.key;
+    viewer = await app.factories.member(org);
+    const level = await app.request(`/api/organizations/${org.id}/resource_access`, { method: 'POST', key: owner, body: { resource: 'feature flags', access_level: 21 } });
+    expect(level.status).toBe(201);
+    const role = async (name: string) => {
+      const res = await app.request(`/api/organizations/${org.id}/roles`, { method: 'POST', key: owner, body: { name } });
+      expect(res.body.feature_flags_access_level).toBe(21);
+      return res.body.id as string;
+    };
+    const viewerRole = await role('Viewers');
+    const otherRole = await role('Others');
+    const joined = await app.request(`/api/organizations/${org.id}/roles/${viewerRole}/role_memberships`, {
+      method: 'POST',
+      key: owner,
+      body: { user_uuid: viewer.user.uuid },
+    });
+    expect(joined.status).toBe(201);
+    large21 = restricted.project;
+    small21 = await app.factories.project(org, 'Small at 21');
+    await seedWithRoleAccess(large21, 100, viewerRole, otherRole);
+    await seedWithRoleAccess(small21, 10, viewerRole, otherRole);
+    await app.request(`/api/projects/${large21.id}/feature_flags?limit=1`, { key: viewer.key }); // stamps last_used_at
+  });
+
+  it('seeds flags whose can_edit depends on the role-access records', async () => {
+    const { response } = await measure(graphql(large21));
+    const results: Array<{ canEdit: boolean; createdBy: { id: number }; roleAccess: Array<{ role: { name: string } }> }> = response.body.results;
+    expect(results).toHaveLength(100);
+    for (const flag of results) {
+      const byViewer = flag.createdBy.id === viewer.user.id;
+      const granted = flag.roleAccess.some((r) => r.role.name === 'Viewers');
+      expect(flag.canEdit).toBe(byViewer || granted);
+    }
+    const grantedOnly = results.filter((f) => f.createdBy.id !== viewer.user.id && f.roleAccess.some((r) => r.role.name === 'Viewers'));
+    expect(grantedOnly.length).toBeGreaterThan(5);
+    expect(results.some((f) => f.roleAccess.some((r) => r.role.name === 'Others'))).toBe(true);
+    expect(results.some((f) => !f.canEdit)).toBe(true);
+  });
+
+  it(`GraphQL with canEdit and roleAccess { role { name } }: exactly ${GRAPHQL_STATEMENTS} statements for 10 flags and for 100`, async () => {
+    const ten = await measure(graphql(small21));
+    const hundred = await measure(graphql(large21));
+    expect(ten.response.body.results).toHaveLength(10);
+    expect(hundred.response.body.results).toHaveLength(100);
+    expectAtMost(hundred.statements, GRAPHQL_STATEMENTS);
+    expect(hundred.count).toBe(GRAPHQL_STATEMENTS);
+    expect(ten.count).toBe(GRAPHQL_STATEMENTS);
+  });
+
+  it(`REST GET /feature_flags?limit=100 with can_edit: exactly ${REST_STATEMENTS} statements for 10 flags and for 100`, async () => {
+    const ten = await measure(rest(small21));
+    const hundred = await measure(rest(large21));
+    expect([ten.response.status, hundred.response.status]).toEqual([200, 200]);
+    expect(hundred.response.body.results).toHaveLength(100);
+    expect(hundred.response.body.results.some((f: { can_edit: boolean }) => !f.can_edit)).toBe(true);
+    expectAtMost(hundred.statements, REST_STATEMENTS);
+    expect(hundred.count).toBe(REST_STATEMENTS);
+    expect(ten.count).toBe(REST_STATEMENTS);
+  });
+});
+
+/**
+ * A flag's role-access list embeds, per record, the whole flag (creator, can_edit) and the whole
+ * role (creator, members with their users, associated flags): still a constant number of statements.
+ */
+describe('listing role-access records with their flag and role', () => {
+  let restricted: World;
+  let viewer: Member;
+  let few: number;
+  let many: number;
+
+  /** `n` roles, each with two members, all granted access to `flagId`. */
+  async function rolesOn(flagId: number, n: number, prefix: string) {
+    const org = restricted.organization.id;
+    await app.factories.sql(
+      `insert into role (id, organization_id, name, feature_flags_access_level, created_at, created_by_id)
+       select gen_random_uuid(), ?, ? || i, 21, now() - make_interval(secs => i), ? from generate_series(1, ?) as i`,
+      [org, prefix, restricted.owner.user.id, n],
+    );
+    await app.factories.sql(
+      `insert into role_membership (id, role_id, user_id, joined_at, updated_at)
+       select gen_random_uuid(), r.id, u.id, now(), now() from role r, (values (?::int), (?::int)) as u(id)
+        where r.organization_id = ? and r.name like ? || '%'`,
+      [viewer.user.id, restricted.owner.user.id, org, prefix],
+    );
+    await app.factories.sql(
+      `insert into feature_flag_role_access (feature_flag_id, role_id, added_at, updated_at)
+       select ?, r.id, now(), now() from role r where r.organization_id = ? and r.name like ? || '%'`,
+      [flagId, org, prefix],
+    );
+  }
+
+  beforeAll(async () => {
+    restricted = await app.factories.world();
+    viewer = await app.factories.member(restricted.organization);
+    const owner = restricted.owner.key;
+    const orgId = restricted.organization.id;
+    expect((await app.request(`/api/organizations/${orgId}/resource_access`, { method: 'POST', key: owner, body: { resource: 'feature flags', access_level: 21 } })).status).toBe(201);
+    const flag = async (key: string) => (await app.request(`/api/projects/${restricted.project.id}/feature_flags`, { method: 'POST', key: owner, body: { key } })).body.id as number;
+    few = await flag('few-roles');
+    many = await flag('many-roles');
+    await rolesOn(few, 3, 'Few ');
+    await rolesOn(many, 40, 'Many ');
+    await app.request(`/api/projects/${restricted.project.id}/feature_flags?limit=1`, { key: viewer.key }); // stamps last_used_at
+  });
+
+  it('REST GET /role_access costs the same for 3 records as for 40', async () => {
+    const list = (flagId: number) => () => app.request(`/api/projects/${restricted.project.id}/feature_flags/${flagId}/role_access`, { key: viewer.key });
+    const small = await measure(list(few));
+    const large = await measure(list(many));
+    expect(small.response.body.count).toBe(3);
+    expect(large.response.body.results).toHaveLength(40);
+    expect(large.response.body.results[0].role.members).toHaveLength(2);
+    expect(large.response.body.results[0].feature_flag.can_edit).toBe(true);
+    expect(large.statements).toHaveLength(small.count);
+  });
+});

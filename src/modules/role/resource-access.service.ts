@@ -1,9 +1,11 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { accessOrganization, requireAdmin } from '../../auth/organization-access';
 import { parseId } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
-import { isPlainObject, pyRepr } from '../../validation/python';
+import { requireObject } from '../../validation/fields';
+import { pyRepr } from '../../validation/python';
 import { DEFAULT_FLAG_ACCESS_LEVEL } from './role.entity';
 import { FEATURE_FLAGS_RESOURCE, OrganizationResourceAccess } from './organization-resource-access.entity';
 import { roleErrors } from './role.errors';
@@ -29,7 +31,7 @@ export const ResourceAccessService = {
   async create(ctx: AppContext, organizationRef: unknown, raw: unknown): Promise<OrganizationResourceAccess> {
     const access = await accessOrganization(ctx, organizationRef, 'organization:write');
     requireAdmin(access);
-    const input = isPlainObject(raw) ? raw : {};
+    const input = requireObject(raw);
     if (!has(input, 'resource')) throw fieldErrors.required('resource');
     if (input.resource !== FEATURE_FLAGS_RESOURCE) throw fieldErrors.invalidChoice('resource', pyRepr(input.resource));
     const level = has(input, 'accessLevel') ? parseFlagAccessLevel(input.accessLevel, 'access_level') : DEFAULT_FLAG_ACCESS_LEVEL;
@@ -42,7 +44,13 @@ export const ResourceAccessService = {
       accessLevel: level,
       createdBy: access.caller.user,
     });
-    await ctx.em.flush();
+    try {
+      await ctx.em.flush();
+    } catch (error) {
+      // Two admins creating the record at once: the unique index decides.
+      if (error instanceof UniqueConstraintViolationException) throw roleErrors.resourceAccessExists();
+      throw error;
+    }
     return record;
   },
 
@@ -50,7 +58,7 @@ export const ResourceAccessService = {
     const access = await accessOrganization(ctx, organizationRef, 'organization:write');
     const record = await findRecord(ctx, access.organization.id, id);
     requireAdmin(access);
-    const input = isPlainObject(raw) ? raw : {};
+    const input = requireObject(raw);
     if (has(input, 'resource') && input.resource !== FEATURE_FLAGS_RESOURCE) {
       throw fieldErrors.invalidChoice('resource', pyRepr(input.resource));
     }

@@ -1,9 +1,9 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { accessOrganization, requireAdmin } from '../../auth/organization-access';
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
-import { isUuid, parseUuid } from '../../validation/fields';
-import { isPlainObject } from '../../validation/python';
+import { isUuid, parseUuid, requireObject } from '../../validation/fields';
 import { OrganizationMembership } from '../organization/organization-membership.entity';
 import { User } from '../user/user.entity';
 import { RoleMembership } from './role-membership.entity';
@@ -28,7 +28,7 @@ export const RoleMembershipService = {
     const access = await accessOrganization(ctx, organizationRef, 'organization:write');
     const role = await findRole(ctx.em, access.organization.id, roleId);
     requireAdmin(access);
-    const input = isPlainObject(raw) ? raw : {};
+    const input = requireObject(raw);
     if (!Object.prototype.hasOwnProperty.call(input, 'userUuid')) throw fieldErrors.required('user_uuid');
     const userUuid = parseUuid(input.userUuid, 'user_uuid')!;
     const user = await ctx.em.findOne(User, { uuid: userUuid, isActive: true });
@@ -36,7 +36,13 @@ export const RoleMembershipService = {
     if (!user || !member) throw roleErrors.userDoesNotExist();
     if (await ctx.em.count(RoleMembership, { role: role.id, user: user.id })) throw roleErrors.alreadyMember();
     const membership = ctx.em.create(RoleMembership, { role, user });
-    await ctx.em.flush();
+    try {
+      await ctx.em.flush();
+    } catch (error) {
+      // The same user added twice at once: the unique index decides.
+      if (error instanceof UniqueConstraintViolationException) throw roleErrors.alreadyMember();
+      throw error;
+    }
     return membership;
   },
 

@@ -4,8 +4,8 @@ import { accessOrganization, requireAdmin, type OrganizationAccess } from '../..
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
-import { isUuid, parseString } from '../../validation/fields';
-import { isPlainObject, pyRepr } from '../../validation/python';
+import { isUuid, parseString, requireObject } from '../../validation/fields';
+import { pyRepr } from '../../validation/python';
 import { FEATURE_FLAGS_RESOURCE, OrganizationResourceAccess } from './organization-resource-access.entity';
 import { DEFAULT_FLAG_ACCESS_LEVEL, FLAG_ACCESS_LEVELS, Role } from './role.entity';
 import { roleErrors } from './role.errors';
@@ -67,7 +67,7 @@ export const RoleService = {
 };
 
 async function writeRole(em: EntityManager, access: OrganizationAccess, role: Role | null, raw: unknown, mode: 'create' | 'patch' | 'put'): Promise<Role> {
-  const input = isPlainObject(raw) ? raw : {};
+  const input = requireObject(raw);
   let name: string | undefined;
   if (has(input, 'name')) name = parseString(input.name, 'name', { maxLength: 200 })!;
   else if (mode !== 'patch') throw fieldErrors.required('name');
