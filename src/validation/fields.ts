@@ -6,6 +6,9 @@ import { isPlainObject, pyTypeName } from './python';
  * the raw value a client sent (any JSON, or text from a form) and returns the parsed value or
  * throws a ValidationError naming `attr`. `null` is refused unless the field is nullable.
  */
+/** Whether a request object carries a field at all (absent and null mean different things). */
+export const hasField = (input: Record<string, unknown>, field: string) => Object.prototype.hasOwnProperty.call(input, field);
+
 export interface FieldOptions {
   nullable?: boolean;
 }

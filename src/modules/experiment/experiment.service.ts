@@ -1,3 +1,4 @@
+import { containsPattern } from '../../db/sql';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessProject, parseId, type ProjectAccess } from '../../auth/access';
@@ -21,7 +22,6 @@ export interface ExperimentListArgs extends PageArgs {
 }
 
 const invalid = (detail: string, attr: string | null) => new ValidationError('invalid', detail, attr);
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Experiments and their linked flag (experiments.md §1–§5). Flag changes are ordinary flag writes. */
 export const ExperimentService = {
@@ -32,7 +32,7 @@ export const ExperimentService = {
     if (args.status === 'draft') where.startDate = null;
     if (args.status === 'running') Object.assign(where, { startDate: { $ne: null }, endDate: null });
     if (args.status === 'complete') Object.assign(where, { startDate: { $ne: null }, endDate: { $ne: null } });
-    if (args.search) where.name = { $ilike: likePattern(args.search) };
+    if (args.search) where.name = { $ilike: containsPattern(args.search) };
     if (args.createdById) where.createdBy = args.createdById;
     return findPage(ctx.em, Experiment, where, { createdAt: 'desc', id: 'desc' }, args);
   },

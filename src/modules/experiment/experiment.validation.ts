@@ -1,5 +1,5 @@
 import { fieldErrors, ValidationError } from '../../errors';
-import { parseBoolean, parseDateTime, parseString } from '../../validation/fields';
+import { parseBoolean, parseDateTime, parseString, hasField } from '../../validation/fields';
 import { isPlainObject } from '../../validation/python';
 
 /** A validated experiment write: only the fields the client sent, in stored form. */
@@ -35,7 +35,6 @@ function asInvalid<T>(parse: () => T): T {
   }
 }
 
-const has = (input: Record<string, unknown>, field: string) => Object.prototype.hasOwnProperty.call(input, field);
 
 /**
  * Rows 1–8 and 10–11 of experiments.md §2, in order; the first failure answers. Row 9 (dates
@@ -43,32 +42,32 @@ const has = (input: Record<string, unknown>, field: string) => Object.prototype.
  */
 export function validateExperimentInput(input: Record<string, unknown>, mode: 'create' | 'patch'): ExperimentChanges {
   const out: ExperimentChanges = {};
-  if (has(input, 'name')) out.name = asInvalid(() => parseString(input.name, 'name', { maxLength: 400 })!);
+  if (hasField(input, 'name')) out.name = asInvalid(() => parseString(input.name, 'name', { maxLength: 400 })!);
   else if (mode === 'create') throw fieldErrors.required('name');
-  if (has(input, 'description')) {
+  if (hasField(input, 'description')) {
     out.description = asInvalid(() => parseString(input.description, 'description', { nullable: true, allowBlank: true, maxLength: 400 }));
   }
-  if (has(input, 'startDate')) out.startDate = asInvalid(() => parseDateTime(input.startDate, 'start_date', { nullable: true }));
-  if (has(input, 'endDate')) out.endDate = asInvalid(() => parseDateTime(input.endDate, 'end_date', { nullable: true }));
-  if (has(input, 'featureFlagKey')) {
+  if (hasField(input, 'startDate')) out.startDate = asInvalid(() => parseDateTime(input.startDate, 'start_date', { nullable: true }));
+  if (hasField(input, 'endDate')) out.endDate = asInvalid(() => parseDateTime(input.endDate, 'end_date', { nullable: true }));
+  if (hasField(input, 'featureFlagKey')) {
     const key = asInvalid(() => parseString(input.featureFlagKey, 'feature_flag_key', { maxLength: 400 })!);
     if (mode === 'create' && !KEY_FORMAT.test(key)) {
       throw new ValidationError('invalid_key', 'Only letters, numbers, hyphens (-) & underscores (_) are allowed.', 'feature_flag_key');
     }
     out.featureFlagKey = key;
   } else if (mode === 'create') throw fieldErrors.required('feature_flag_key');
-  if (has(input, 'parameters')) out.parameters = validateParameters(input.parameters);
-  if (has(input, 'secondaryMetrics')) {
+  if (hasField(input, 'parameters')) out.parameters = validateParameters(input.parameters);
+  if (hasField(input, 'secondaryMetrics')) {
     const metrics = input.secondaryMetrics;
     if (metrics !== null && !Array.isArray(metrics)) throw invalid('secondary_metrics must be a list', 'secondary_metrics');
     out.secondaryMetrics = metrics ?? [];
   }
-  if (has(input, 'filters')) {
+  if (hasField(input, 'filters')) {
     if (input.filters === null) throw fieldErrors.null('filters');
     if (!isPlainObject(input.filters)) throw invalid('filters must be a JSON object', 'filters');
     out.filters = input.filters;
   }
-  if (has(input, 'archived')) out.archived = asInvalid(() => parseBoolean(input.archived, 'archived')!);
+  if (hasField(input, 'archived')) out.archived = asInvalid(() => parseBoolean(input.archived, 'archived')!);
   return out;
 }
 
@@ -92,7 +91,7 @@ export function checkDateOrder(startDate: Date | null, endDate: Date | null): vo
 function validateParameters(value: unknown): Record<string, unknown> {
   if (value === null) return {};
   if (!isPlainObject(value)) throw invalid('parameters must be a JSON object', 'parameters');
-  if (has(value, 'feature_flag_variants')) validateVariants(value.feature_flag_variants);
+  if (hasField(value, 'feature_flag_variants')) validateVariants(value.feature_flag_variants);
   const index = value.aggregation_group_type_index;
   if (index !== undefined && index !== null && !(Number.isInteger(index) && (index as number) >= 0 && (index as number) <= 4)) {
     throw invalid('aggregation_group_type_index must be an integer between 0 and 4', 'parameters');

@@ -1,3 +1,4 @@
+import { containsPattern } from '../../db/sql';
 import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
 import { accessProject, parseId, type ProjectAccess } from '../../auth/access';
@@ -21,7 +22,6 @@ export interface FlagListArgs extends PageArgs {
   tags?: string[] | null;
 }
 
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The rules of the flag resource (rest-flags.md §3); both transports call these. */
 export const FeatureFlagService = {
@@ -34,7 +34,7 @@ export const FeatureFlagService = {
       .addSelect(raw('count(*) over() as total_count'))
       .addSelect(raw('array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids'))
       .where({ project: project.id, deleted: false });
-    if (args.search) qb.andWhere({ $or: [{ key: { $ilike: likePattern(args.search) } }, { name: { $ilike: likePattern(args.search) } }] });
+    if (args.search) qb.andWhere({ $or: [{ key: { $ilike: containsPattern(args.search) } }, { name: { $ilike: containsPattern(args.search) } }] });
     if (args.active !== undefined && args.active !== null) qb.andWhere({ active: args.active });
     if (args.createdById) qb.andWhere({ createdBy: args.createdById });
     if (args.tags?.length) qb.andWhere({ tags: { $overlap: args.tags.map((t) => t.trim().toLowerCase()) } });

@@ -1,5 +1,5 @@
 import { fieldErrors, ValidationError } from '../../errors';
-import { containsNul, requireObject, parseBoolean, parseDateTime, parseInteger, parseList, parseString } from '../../validation/fields';
+import { containsNul, requireObject, parseBoolean, parseDateTime, parseInteger, parseList, parseString, hasField } from '../../validation/fields';
 import { isPlainObject, pyTypeName } from '../../validation/python';
 import { validateFlagFilters, type CohortInfo } from './flag-filters.validation';
 
@@ -34,7 +34,6 @@ export interface FlagValidationLookups {
 
 const KEY_FORMAT = /^[a-zA-Z0-9_-]+$/;
 
-const has = (input: Record<string, unknown>, field: string) => Object.prototype.hasOwnProperty.call(input, field);
 
 /**
  * Validates a flag write (input keyed by GraphQL field names; `attr`s use the API's names),
@@ -43,41 +42,41 @@ const has = (input: Record<string, unknown>, field: string) => Object.prototype.
 export async function validateFlagInput(body: unknown, mode: WriteMode, lookups: FlagValidationLookups): Promise<FlagChanges> {
   const input = requireObject(body);
   const out: FlagChanges = {};
-  if (has(input, 'name')) out.name = parseString(input.name, 'name', { allowBlank: true })!;
-  if (has(input, 'key')) out.key = await validateKey(input.key, lookups);
+  if (hasField(input, 'name')) out.name = parseString(input.name, 'name', { allowBlank: true })!;
+  if (hasField(input, 'key')) out.key = await validateKey(input.key, lookups);
   else if (mode !== 'patch') throw fieldErrors.required('key');
-  if (has(input, 'filters')) {
+  if (hasField(input, 'filters')) {
     const filters = input.filters;
     if (filters === null) throw fieldErrors.null('filters');
     if (!isPlainObject(filters)) throw fieldErrors.notADict('filters', pyTypeName(filters));
     // A PATCH whose filters has no `groups` key leaves the stored filters alone (§3.3).
-    if (mode !== 'patch' || has(filters, 'groups')) {
+    if (mode !== 'patch' || hasField(filters, 'groups')) {
       await validateFlagFilters(filters, { requireGroups: mode !== 'patch', loadCohorts: lookups.loadCohorts });
       if (containsNul(filters)) throw fieldErrors.nullCharacters('filters');
       out.filters = filters;
     }
   }
-  if (has(input, 'deleted')) out.deleted = parseBoolean(input.deleted, 'deleted')!;
-  if (has(input, 'active')) out.active = parseBoolean(input.active, 'active')!;
-  if (has(input, 'createdAt')) out.createdAt = parseDateTime(input.createdAt, 'created_at')!;
-  if (has(input, 'ensureExperienceContinuity')) {
+  if (hasField(input, 'deleted')) out.deleted = parseBoolean(input.deleted, 'deleted')!;
+  if (hasField(input, 'active')) out.active = parseBoolean(input.active, 'active')!;
+  if (hasField(input, 'createdAt')) out.createdAt = parseDateTime(input.createdAt, 'created_at')!;
+  if (hasField(input, 'ensureExperienceContinuity')) {
     out.ensureExperienceContinuity = parseBoolean(input.ensureExperienceContinuity, 'ensure_experience_continuity', {
       nullable: true,
     });
   }
-  if (has(input, 'rollbackConditions')) {
+  if (hasField(input, 'rollbackConditions')) {
     if (containsNul(input.rollbackConditions)) throw fieldErrors.nullCharacters('rollback_conditions');
     out.rollbackConditions = input.rollbackConditions ?? null;
   }
-  if (has(input, 'performedRollback')) {
+  if (hasField(input, 'performedRollback')) {
     out.performedRollback = parseBoolean(input.performedRollback, 'performed_rollback', { nullable: true });
   }
-  if (has(input, 'tags')) out.tags = parseTags(input.tags);
-  if (has(input, 'analyticsDashboards')) out.analyticsDashboards = await validateDashboards(input.analyticsDashboards, lookups);
-  if (has(input, 'hasEnrichedAnalytics')) {
+  if (hasField(input, 'tags')) out.tags = parseTags(input.tags);
+  if (hasField(input, 'analyticsDashboards')) out.analyticsDashboards = await validateDashboards(input.analyticsDashboards, lookups);
+  if (hasField(input, 'hasEnrichedAnalytics')) {
     out.hasEnrichedAnalytics = parseBoolean(input.hasEnrichedAnalytics, 'has_enriched_analytics', { nullable: true });
   }
-  if (has(input, 'version')) out.version = parseInteger(input.version, 'version', { nullable: true });
+  if (hasField(input, 'version')) out.version = parseInteger(input.version, 'version', { nullable: true });
   return out;
 }
 

@@ -4,14 +4,13 @@ import { parseId } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
-import { requireObject } from '../../validation/fields';
+import { requireObject, hasField } from '../../validation/fields';
 import { pyRepr } from '../../validation/python';
 import { DEFAULT_FLAG_ACCESS_LEVEL } from './role.entity';
 import { FEATURE_FLAGS_RESOURCE, OrganizationResourceAccess } from './organization-resource-access.entity';
 import { roleErrors } from './role.errors';
 import { parseFlagAccessLevel } from './role.service';
 
-const has = (input: Record<string, unknown>, field: string) => Object.prototype.hasOwnProperty.call(input, field);
 
 /**
  * The organization's default access level per resource (rest-flags.md §5.3). Only `feature flags`
@@ -32,9 +31,9 @@ export const ResourceAccessService = {
     const access = await accessOrganization(ctx, organizationRef, 'organization:write');
     requireAdmin(access);
     const input = requireObject(raw);
-    if (!has(input, 'resource')) throw fieldErrors.required('resource');
+    if (!hasField(input, 'resource')) throw fieldErrors.required('resource');
     if (input.resource !== FEATURE_FLAGS_RESOURCE) throw fieldErrors.invalidChoice('resource', pyRepr(input.resource));
-    const level = has(input, 'accessLevel') ? parseFlagAccessLevel(input.accessLevel, 'access_level') : DEFAULT_FLAG_ACCESS_LEVEL;
+    const level = hasField(input, 'accessLevel') ? parseFlagAccessLevel(input.accessLevel, 'access_level') : DEFAULT_FLAG_ACCESS_LEVEL;
     if (await ctx.em.count(OrganizationResourceAccess, { organization: access.organization.id, resource: FEATURE_FLAGS_RESOURCE })) {
       throw roleErrors.resourceAccessExists();
     }
@@ -59,10 +58,10 @@ export const ResourceAccessService = {
     const record = await findRecord(ctx, access.organization.id, id);
     requireAdmin(access);
     const input = requireObject(raw);
-    if (has(input, 'resource') && input.resource !== FEATURE_FLAGS_RESOURCE) {
+    if (hasField(input, 'resource') && input.resource !== FEATURE_FLAGS_RESOURCE) {
       throw fieldErrors.invalidChoice('resource', pyRepr(input.resource));
     }
-    if (has(input, 'accessLevel')) record.accessLevel = parseFlagAccessLevel(input.accessLevel, 'access_level');
+    if (hasField(input, 'accessLevel')) record.accessLevel = parseFlagAccessLevel(input.accessLevel, 'access_level');
     else if (mode === 'put') throw fieldErrors.required('access_level');
     await ctx.em.flush();
     return record;

@@ -4,13 +4,12 @@ import { accessOrganization, requireAdmin, type OrganizationAccess } from '../..
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
-import { isUuid, parseString, requireObject } from '../../validation/fields';
+import { isUuid, parseString, requireObject, hasField } from '../../validation/fields';
 import { pyRepr } from '../../validation/python';
 import { FEATURE_FLAGS_RESOURCE, OrganizationResourceAccess } from './organization-resource-access.entity';
 import { DEFAULT_FLAG_ACCESS_LEVEL, FLAG_ACCESS_LEVELS, Role } from './role.entity';
 import { roleErrors } from './role.errors';
 
-const has = (input: Record<string, unknown>, field: string) => Object.prototype.hasOwnProperty.call(input, field);
 
 /** An organization's flag access level: its `feature flags` resource-access record, 37 without one. */
 export async function organizationFlagAccessLevel(em: EntityManager, organizationId: string): Promise<number> {
@@ -69,7 +68,7 @@ export const RoleService = {
 async function writeRole(em: EntityManager, access: OrganizationAccess, role: Role | null, raw: unknown, mode: 'create' | 'patch' | 'put'): Promise<Role> {
   const input = requireObject(raw);
   let name: string | undefined;
-  if (has(input, 'name')) name = parseString(input.name, 'name', { maxLength: 200 })!;
+  if (hasField(input, 'name')) name = parseString(input.name, 'name', { maxLength: 200 })!;
   else if (mode !== 'patch') throw fieldErrors.required('name');
   if (name !== undefined) {
     const clash = await em.execute(
@@ -79,7 +78,7 @@ async function writeRole(em: EntityManager, access: OrganizationAccess, role: Ro
     if (clash.length) throw roleErrors.nameTaken();
   }
   let level: number | undefined;
-  if (has(input, 'featureFlagsAccessLevel')) level = parseFlagAccessLevel(input.featureFlagsAccessLevel, 'feature_flags_access_level');
+  if (hasField(input, 'featureFlagsAccessLevel')) level = parseFlagAccessLevel(input.featureFlagsAccessLevel, 'feature_flags_access_level');
   else if (!role) level = await organizationFlagAccessLevel(em, access.organization.id);
   const target =
     role ?? em.create(Role, { organization: access.organization, name: name!, featureFlagsAccessLevel: level!, createdBy: access.caller.user });
