@@ -10,13 +10,13 @@ function documentedEndpoints(): Array<{ method: string; path: string }> {
   return rows.map(([, method, endpoint]) => ({ method, path: endpoint }));
 }
 
-/** The documented endpoints built so far: flags and their role access (helpers and experiments come later). */
-const BUILT = /^\/api\/projects\/:project_id\/feature_flags(\/:id|\/:parent_lookup_feature_flag_id\/role_access(\/:id)?)?$/;
+/** The documented endpoints built so far: flags, their role access, experiments (helpers and results come later). */
+const BUILT = /^\/api\/projects\/:project_id\/(feature_flags(\/:id|\/:parent_lookup_feature_flag_id\/role_access(\/:id)?)?|experiments(\/:id)?)$/;
 
 describe('the route table', () => {
   it('serves each documented endpoint built so far exactly once', () => {
     const built = documentedEndpoints().filter((e) => BUILT.test(e.path));
-    expect(built).toHaveLength(9);
+    expect(built).toHaveLength(14);
     for (const endpoint of built) {
       expect(routes.filter((r) => r.method === endpoint.method && r.path === endpoint.path)).toHaveLength(1);
     }
