@@ -1,0 +1,68 @@
+import { routes } from '../../src/rest/routes';
+import type { World } from '../helpers/factories';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+/**
+ * Every row of the route table, fed hostile path ids, query strings and bodies by an owner
+ * (so requests get past authentication): nothing a client sends may answer 5xx.
+ */
+let app: TestApp;
+let world: World;
+let real: Record<string, string>;
+
+const HOSTILE_IDS = ['abc', '0', '-1', '99999999999', '1.5', '%00', 'null', '00000000-0000-0000-0000-000000000000', 'ZZZZZZZZ-0000-0000-0000-000000000000'];
+const HOSTILE_QUERIES = ['?limit=-1&offset=x', '?limit=99999999999999999999', '?search=%00', '?tags=[1', '?tags=[null]', '?active=maybe&type=x&created_by_id=1e9', '?status=%FF&archived=2'];
+const HOSTILE_VALUES: unknown[] = [null, true, -1, 1e308, 'x'.repeat(5000), '\u0000', [], [[[]]], {}, { nested: { deeper: [1, { x: null }] } }, '2024-02-30T00:00'];
+const HOSTILE_BODIES = ['{bad', '[1]', '"text"', '123', 'null', '{"a":'.repeat(50)];
+
+function fill(path: string, values: Record<string, string>): string {
+  return path.replace(/:([a-z_]+)/g, (_, name: string) => values[name] ?? '1');
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  world = await app.factories.world();
+  const flag = await app.request(`/api/projects/${world.project.id}/feature_flags`, { method: 'POST', key: world.owner.key, body: { key: 'target' } });
+  const role = await app.request(`/api/organizations/${world.organization.id}/roles`, { method: 'POST', key: world.owner.key, body: { name: 'Target' } });
+  real = {
+    project_id: String(world.project.id),
+    organization_id: world.organization.id,
+    id: String(flag.body.id),
+    parent_lookup_feature_flag_id: String(flag.body.id),
+    role_id: role.body.id,
+  };
+});
+afterAll(() => app.close());
+
+async function expectNoServerError(method: string, url: string, body?: unknown) {
+  const res = await app.request(url, { method, key: world.owner.key, body });
+  expect({ method, url, body, status: res.status >= 500 ? res.status : 'ok' }).toEqual({ method, url, body, status: 'ok' });
+}
+
+describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_, route) => {
+  const sendsBody = route.method !== 'GET' && route.method !== 'DELETE';
+
+  it('survives hostile path ids', async () => {
+    const params = route.path.match(/:([a-z_]+)/g)?.map((p) => p.slice(1)) ?? [];
+    for (const param of params) {
+      for (const id of HOSTILE_IDS) await expectNoServerError(route.method, fill(route.path, { ...real, [param]: id }), sendsBody ? {} : undefined);
+    }
+  });
+
+  it('survives hostile query strings', async () => {
+    for (const query of HOSTILE_QUERIES) await expectNoServerError(route.method, fill(route.path, real) + query, sendsBody ? {} : undefined);
+  });
+
+  if (sendsBody) {
+    it('survives hostile bodies and field values', async () => {
+      const url = fill(route.path, real);
+      for (const body of HOSTILE_BODIES) await expectNoServerError(route.method, url, body);
+      const fields = ['name', 'key', 'filters', 'active', 'deleted', 'tags', 'version', 'created_at', 'rollback_conditions', 'analytics_dashboards',
+        'role_id', 'user_uuid', 'resource', 'access_level', 'feature_flags_access_level', 'feature_flag_key', 'parameters', 'start_date',
+        'end_date', 'secondary_metrics', 'archived', 'description'];
+      for (const field of fields) {
+        for (const value of HOSTILE_VALUES) await expectNoServerError(route.method, url, { [field]: value });
+      }
+    }, 120_000);
+  }
+});
