@@ -7,6 +7,7 @@ import { AppError, requestErrors, translate } from './errors';
 import { apolloMiddleware } from './graphql/apollo-koa';
 import { formatGraphQLError, isInternal } from './graphql/errors';
 import { buildAppSchema } from './graphql/schema';
+import { captureHandler } from './modules/ingestion/capture.handler';
 import { restRouter } from './rest/adapter';
 import { parseBody } from './rest/body';
 import { routes } from './rest/routes';
@@ -76,6 +77,8 @@ export async function createApp({ orm, logger, trustProxy = false }: AppDeps): P
     await orm.em.getConnection().execute('select 1');
     ctx.body = { status: 'ok' };
   });
+  // The capture endpoints read (and decompress) their own bodies: before the REST body parser.
+  app.use(captureHandler(orm, logger));
   app.use(parseBody());
   const graphql = apolloMiddleware(apollo, makeContext);
   app.use(async (ctx, next) => (ctx.path === '/graphql' || ctx.path === '/graphql/' ? graphql(ctx, next) : next()));

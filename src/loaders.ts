@@ -5,6 +5,7 @@ import type { AppContext } from './context';
 import type { FeatureFlag } from './modules/feature-flag/feature-flag.entity';
 import { canEditFlags } from './modules/feature-flag/feature-flag.permissions';
 import { createExperimentLoaders } from './modules/experiment/experiment.loaders';
+import { createPersonLoaders } from './modules/person/person.loaders';
 import { createRoleLoaders } from './modules/role/role.loaders';
 import { createUserLoader } from './modules/user/user.loaders';
 
@@ -14,6 +15,7 @@ export function createLoaders(em: EntityManager, ctx: () => AppContext) {
     user: createUserLoader(em),
     ...createRoleLoaders(em),
     ...createExperimentLoaders(em),
+    ...createPersonLoaders(em),
     /** `can_edit` decided for a whole page at once. */
     canEditFlag: new DataLoader<FeatureFlag, boolean>(async (flags) => {
       const byProject = new Map<number, FeatureFlag[]>();

@@ -6,6 +6,9 @@ export const SCOPE_OBJECTS = [
   'dashboard',
   'cohort',
   'person',
+  // ingestion.md §6: events need query:read, groups and group types group:read.
+  'query',
+  'group',
   'project',
   'organization',
 ] as const;

@@ -10,6 +10,11 @@ import { RoleMembership } from '../modules/role/role-membership.entity';
 import { OrganizationResourceAccess } from '../modules/role/organization-resource-access.entity';
 import { FeatureFlagRoleAccess } from '../modules/role/feature-flag-role-access.entity';
 import { Experiment } from '../modules/experiment/experiment.entity';
+import { Person } from '../modules/person/person.entity';
+import { PersonDistinctId } from '../modules/person/person-distinct-id.entity';
+import { Event } from '../modules/event/event.entity';
+import { GroupTypeMapping } from '../modules/group/group-type-mapping.entity';
+import { Group } from '../modules/group/group.entity';
 
 /** Every entity, listed explicitly: no folder discovery, so ts (tests) and js (dist) agree. */
 export const entities = [
@@ -25,4 +30,9 @@ export const entities = [
   OrganizationResourceAccess,
   FeatureFlagRoleAccess,
   Experiment,
+  Person,
+  PersonDistinctId,
+  Event,
+  GroupTypeMapping,
+  Group,
 ];

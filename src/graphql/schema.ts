@@ -2,6 +2,9 @@ import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { ExperimentResolver, FeatureFlagExperimentsResolver } from '../modules/experiment/experiment.resolver';
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
+import { EventResolver } from '../modules/event/event.resolver';
+import { GroupResolver } from '../modules/group/group.resolver';
+import { PersonResolver } from '../modules/person/person.resolver';
 import { FeatureFlagRoleAccessFieldResolver, FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
 import { OrganizationAccessLevelResolver, ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
 import { MeResolver, OrganizationResolver } from '../modules/user/me.resolver';
@@ -18,6 +21,9 @@ export const resolvers = [
   FeatureFlagRoleAccessFieldResolver,
   ExperimentResolver,
   FeatureFlagExperimentsResolver,
+  PersonResolver,
+  EventResolver,
+  GroupResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

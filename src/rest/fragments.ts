@@ -101,6 +101,40 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     added_at: addedAt
     updated_at: updatedAt
   }
+
+  fragment RestPerson on Person {
+    id
+    uuid
+    name
+    distinct_ids: distinctIds
+    properties
+    is_identified: isIdentified
+    created_at: createdAt
+  }
+
+  fragment RestEvent on Event {
+    id: uuid
+    event
+    distinct_id: distinctId
+    properties
+    timestamp
+    person_id: personId
+    created_at: createdAt
+  }
+
+  fragment RestGroup on Group {
+    group_type_index: groupTypeIndex
+    group_key: groupKey
+    group_properties: groupProperties
+    created_at: createdAt
+  }
+
+  fragment RestGroupType on GroupType {
+    group_type: groupType
+    group_type_index: groupTypeIndex
+    name_singular: nameSingular
+    name_plural: namePlural
+  }
 `;
 
 /** An operation plus the fragments it uses. */

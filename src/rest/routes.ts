@@ -6,6 +6,7 @@ import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role
 import { ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
 import type { FeatureFlagRoleAccessInput, ResourceAccessInput, RoleInput, RoleMembershipInput } from '../modules/role/role.inputs';
 import { restOperation } from './fragments';
+import { eventsPage, groupsPage, groupTypesList, personById, personsPage } from './ingestion-operations';
 import { organizationScope, pathId, projectScope, queryParams, type RestRequest, type Route } from './route';
 
 const flags = new FeatureFlagResolver();
@@ -433,4 +434,11 @@ export const routes: Route[] = [
     status: 204,
     shape: 'empty',
   },
+
+  // SPEC-GAP: persons, events and groups are not in the API document; ingestion.md §6 names them (read-only: other methods 405).
+  { method: 'GET', path: '/api/projects/:project_id/persons', auth: projectScope('person:read'), kind: 'query', operation: personsPage, status: 200, shape: 'page' },
+  { method: 'GET', path: '/api/projects/:project_id/persons/:id', auth: projectScope('person:read'), kind: 'query', operation: personById, status: 200, shape: 'one' },
+  { method: 'GET', path: '/api/projects/:project_id/events', auth: projectScope('query:read'), kind: 'query', operation: eventsPage, status: 200, shape: 'page' },
+  { method: 'GET', path: '/api/projects/:project_id/groups', auth: projectScope('group:read'), kind: 'query', operation: groupsPage, status: 200, shape: 'page' },
+  { method: 'GET', path: '/api/projects/:project_id/groups_types', auth: projectScope('group:read'), kind: 'query', operation: groupTypesList, status: 200, shape: 'one' },
 ];

@@ -1,0 +1,39 @@
+import { accessProject } from '../../auth/access';
+import type { AppContext } from '../../context';
+import { fieldErrors } from '../../errors';
+import { clampPage, type Page } from '../../pagination';
+import { containsPattern } from '../../db/sql';
+import { windowPage } from '../event/window-page';
+import type { GroupListArgs } from './group.inputs';
+import { GroupTypeMapping, MAX_GROUP_TYPES } from './group-type-mapping.entity';
+import { Group } from './group.entity';
+
+export const groupErrors = {
+  typeIndexRequired: () =>
+    fieldErrors.invalidInput(
+      'You must pass ?group_type_index= in this URL. To get a list of valid group types, call /api/:project_id/groups_types/.',
+      'group_type_index',
+    ),
+};
+
+/** Reads of groups and group types (ingestion.md §6). */
+export const GroupService = {
+  async list(ctx: AppContext, projectRef: unknown, args: GroupListArgs): Promise<Page<Group>> {
+    const { project } = await accessProject(ctx, projectRef, 'group:read');
+    const index = args.groupTypeIndex;
+    if (index === null || index === undefined || !Number.isInteger(index) || index < 0 || index >= MAX_GROUP_TYPES) throw groupErrors.typeIndexRequired();
+    const { limit, offset } = clampPage(args);
+    const qb = ctx.em.createQueryBuilder(Group, 'g').select(['g.*']).where({ project: project.id, groupTypeIndex: index });
+    if (args.search) {
+      const pattern = containsPattern(args.search);
+      qb.andWhere('(g.group_key ilike ? or g.group_properties::text ilike ?)', [pattern, pattern]);
+    }
+    qb.orderBy({ createdAt: 'desc', id: 'desc' });
+    return windowPage(ctx.em, Group, qb, limit, offset);
+  },
+
+  async types(ctx: AppContext, projectRef: unknown): Promise<GroupTypeMapping[]> {
+    const { project } = await accessProject(ctx, projectRef, 'group:read');
+    return ctx.em.find(GroupTypeMapping, { project: project.id }, { orderBy: { groupTypeIndex: 'asc' } });
+  },
+};

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { eventTimestamp } from './capture.timestamp';
+import { captureErrors } from './ingestion.errors';
+import { isUuid } from '../../validation/fields';
+
+/** A validated event, ready for ingestion.md §3–§4 (group keys are added later). */
+export interface CapturedEvent {
+  uuid: string;
+  event: string;
+  distinctId: string;
+  properties: Record<string, unknown>;
+  timestamp: Date;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const MAX_EVENT_NAME = 400;
+export const MAX_DISTINCT_ID = 200;
+
+/** JSON type names as upstream's messages print them. */
+export function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+/** At most `n` characters, never splitting a surrogate pair. */
+export function cut(text: string, n: number): string {
+  return text.length <= n ? text : Array.from(text).slice(0, n).join('');
+}
+
+const characters = (text: string) => (text.length <= MAX_EVENT_NAME ? text.length : Array.from(text).length);
+
+/** Lower case, hyphenated: the form PostgreSQL answers with, so uuids compare as text. */
+function canonicalUuid(text: string): string {
+  const hex = text.replace(/-/g, '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A UUIDv7: 48 bits of Unix milliseconds, then random bits. */
+export function uuidv7(now = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = (bytes[6] & 0x0f) | 0x70;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function distinctIdOf(item: Json, properties: Json | null): string {
+  const value = [item.distinct_id, item.$distinct_id, properties?.distinct_id].find((v) => v !== undefined && v !== null);
+  if (value === undefined) throw captureErrors.invalidEvent('All events must have the event field "distinct_id"!');
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string' || text.trim() === '') throw captureErrors.invalidEvent('Event field "distinct_id" should not be blank!');
+  return cut(text, MAX_DISTINCT_ID);
+}
+
+/** Top-level `$set`/`$set_once` (posthog-python) join the properties' own; the top level wins per key. */
+function mergeTopLevelSets(item: Json, properties: Json): Json {
+  let merged = properties;
+  for (const key of ['$set', '$set_once'] as const) {
+    if (!isObject(item[key])) continue;
+    if (merged === properties) merged = { ...properties };
+    merged[key] = { ...(isObject(properties[key]) ? properties[key] : {}), ...item[key] };
+  }
+  return merged;
+}
+
+/**
+ * ingestion.md §2.1: one event checked and normalised; the first failure throws its 400.
+ * SPEC-GAP: within an event the checks run event name, distinct id, uuid, properties.
+ */
+export function validateEvent(item: unknown, sentAt: Date | null, now: Date): CapturedEvent {
+  if (!isObject(item)) throw captureErrors.invalidEvent(`All events must be JSON objects, received ${jsonTypeName(item)}!`);
+  const { event } = item;
+  if (event === undefined || event === null || event === '') throw captureErrors.invalidEvent('All events must have the event name field "event"!');
+  if (typeof event !== 'string') throw captureErrors.invalidEvent('Event field "event" must be a string!');
+  if (characters(event) > MAX_EVENT_NAME) throw captureErrors.invalidEvent(`Event field "event" must be at most ${MAX_EVENT_NAME} characters!`);
+  const rawProperties = item.properties;
+  const distinctId = distinctIdOf(item, isObject(rawProperties) ? rawProperties : null);
+  if (item.uuid !== undefined && item.uuid !== null && !isUuid(item.uuid)) {
+    throw captureErrors.invalidEvent('Event field "uuid" is not a valid UUID!');
+  }
+  if (rawProperties !== undefined && rawProperties !== null && !isObject(rawProperties)) {
+    throw captureErrors.invalidEvent(`Properties must be a JSON object, received ${jsonTypeName(rawProperties)}!`);
+  }
+  const properties = mergeTopLevelSets(item, rawProperties ?? {});
+  return {
+    uuid: typeof item.uuid === 'string' ? canonicalUuid(item.uuid) : uuidv7(now.getTime()),
+    event,
+    distinctId,
+    properties,
+    timestamp: eventTimestamp(item, properties.$ignore_sent_at === true, sentAt, now),
+  };
+}

@@ -1,0 +1,88 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Context, Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { AppError, requestErrors } from '../../errors';
+import { readCapturePayload } from './capture.body';
+import { validateEvent, type CapturedEvent } from './capture.event';
+import { parseCapturePayload } from './capture.payload';
+import { captureErrors, MAX_EVENT_BYTES, MAX_EVENTS } from './ingestion.errors';
+import { ingestEvents } from './ingestion.service';
+import { isRetryable, isUnavailable } from './ingestion.sql';
+
+/** posthog-node/-python use /batch/; posthog-js and curl /e/, /capture/ and /i/v0/e/ (ingestion.md §1). */
+const CAPTURE_PATHS = new Set(['/batch', '/capture', '/e', '/i/v0/e']);
+const SUCCESS = { status: 1 };
+
+const isCapturePath = (path: string) => CAPTURE_PATHS.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+
+function cors(ctx: Context) {
+  ctx.set('Access-Control-Allow-Origin', ctx.get('Origin') || '*');
+  ctx.set('Access-Control-Allow-Credentials', 'true');
+  ctx.vary('Origin');
+}
+
+const TOKEN_TTL_MS = 60_000;
+const MAX_CACHED_TOKENS = 10_000;
+
+/**
+ * SPEC-GAP: a project's public token → its id. Known tokens are remembered for a minute per process (tokens
+ * never change today; a rotation must clear this); unknown ones are always looked up.
+ */
+function projectTokens(orm: MikroORM) {
+  const cache = new Map<string, { projectId: number; until: number }>();
+  return async (token: string): Promise<number> => {
+    const hit = cache.get(token);
+    if (hit && hit.until > Date.now()) return hit.projectId;
+    const rows: Array<{ id: number }> = await orm.em.getConnection().execute('select id from project where api_token = ?', [token]);
+    if (rows.length === 0) throw captureErrors.invalidToken();
+    if (cache.size >= MAX_CACHED_TOKENS) cache.clear();
+    cache.set(token, { projectId: rows[0].id, until: Date.now() + TOKEN_TTL_MS });
+    return rows[0].id;
+  };
+}
+
+/** ingestion.md §1.3, after the token: the event count, each event's size, then each event's fields. */
+function validateEvents(items: unknown[], textBytes: number, sentAt: Date | null, now: Date): CapturedEvent[] {
+  if (items.length > MAX_EVENTS) throw captureErrors.tooManyEvents();
+  // SPEC-GAP: an event's size is the UTF-8 length of its JSON as re-serialised, measured only when the
+  // payload itself is over 1 MB (an event is part of it; only number notation like 1e300 grows back).
+  if (textBytes > MAX_EVENT_BYTES && items.some((item) => Buffer.byteLength(JSON.stringify(item) ?? '') > MAX_EVENT_BYTES)) {
+    throw captureErrors.eventTooLarge();
+  }
+  return items.map((item) => validateEvent(item, sentAt, now));
+}
+
+/**
+ * The capture endpoints: a hot path of its own, mounted before the REST body parser (it reads
+ * and decompresses the body itself). No personal key and no rate limit; the token names the project.
+ */
+export function captureHandler(orm: MikroORM, logger: Logger): Middleware {
+  const projectForToken = projectTokens(orm);
+  return async (ctx, next) => {
+    if (!isCapturePath(ctx.path)) return next();
+    cors(ctx);
+    if (ctx.method === 'OPTIONS') {
+      ctx.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
+      ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'Content-Type');
+      ctx.set('Access-Control-Max-Age', '86400');
+      ctx.body = SUCCESS;
+      return;
+    }
+    if (ctx.method !== 'POST') throw requestErrors.methodNotAllowed(ctx.method, ['POST', 'OPTIONS']);
+    const now = new Date();
+    const text = await readCapturePayload(ctx);
+    const payload = parseCapturePayload(text, ctx.query);
+    if (payload.token === null) throw captureErrors.missingToken();
+    try {
+      const projectId = await projectForToken(payload.token);
+      const events = validateEvents(payload.items, Buffer.byteLength(text), payload.sentAt, now);
+      await ingestEvents(orm, projectId, events, now);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (!isUnavailable(error) && !isRetryable(error)) throw error;
+      logger.warn({ err: error }, 'capture: database unavailable or contended');
+      throw captureErrors.unavailable();
+    }
+    ctx.body = SUCCESS;
+  };
+}

@@ -1,0 +1,104 @@
+import { MAX_JSON_DEPTH } from '../../validation/fields';
+import { parseTimestamp } from './capture.timestamp';
+import { captureErrors } from './ingestion.errors';
+
+export interface CapturePayload {
+  /** The events as sent (not yet validated). */
+  items: unknown[];
+  /** The request's one token (ingestion.md §1.2 step 5), or null. */
+  token: string | null;
+  sentAt: Date | null;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const firstText = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v !== '') ?? null;
+const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+
+/** Whether valid JSON text nests objects and arrays deeper than `limit` (checked on the text: no recursion). */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+const UNSTORABLE_ESCAPE = /\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+// SPEC-GAP: PostgreSQL stores no NUL and no lone surrogate in text or jsonb; like upstream's
+// ingestion, such characters become U+FFFD instead of failing the batch.
+function sanitize(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(UNSTORABLE, '\ufffd');
+  if (Array.isArray(value)) return value.map(sanitize);
+  if (!isObject(value)) return value;
+  const clean: Json = {};
+  for (const [key, item] of Object.entries(value)) {
+    Object.defineProperty(clean, key.replace(UNSTORABLE, '\ufffd'), { value: sanitize(item), enumerable: true, writable: true, configurable: true });
+  }
+  return clean;
+}
+
+/** ingestion.md §1.2 steps 4–6: the JSON, its events, token and sent_at. */
+export function parseCapturePayload(text: string, query: Record<string, unknown>): CapturePayload {
+  if (text.trim() === '') throw captureErrors.noData();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw captureErrors.malformed(`Invalid JSON: ${(error as Error).message}`);
+  }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw captureErrors.malformed(`Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (UNSTORABLE_ESCAPE.test(text)) value = sanitize(value);
+
+  let items: unknown[];
+  let envelope: Json = {};
+  if (value === null) throw captureErrors.noData();
+  if (Array.isArray(value)) {
+    items = value;
+  } else if (isObject(value) && 'batch' in value) {
+    if (!Array.isArray(value.batch)) throw captureErrors.malformed('"batch" must be a list of events');
+    envelope = value;
+    items = value.batch;
+  } else if (isObject(value)) {
+    items = Object.keys(value).length === 0 ? [] : [value];
+  } else {
+    // SPEC-GAP: a bare string, number or boolean is malformed; `null` is no data.
+    throw captureErrors.malformed('Invalid JSON: expected an object or a list of events');
+  }
+  if (items.length === 0) throw captureErrors.noData();
+
+  const head = isObject(items[0]) ? items[0] : {};
+  const token = firstText(
+    envelope.api_key,
+    envelope.token,
+    head.api_key,
+    head.token,
+    head.$token,
+    isObject(head.properties) ? head.properties.token : undefined,
+    firstOf(query.token),
+    firstOf(query.api_key),
+  );
+  const sentAt = [envelope.sent_at, envelope.sentAt, firstOf(query._)].map(parseSentAt).find((date) => date !== null) ?? null;
+  return { items, token, sentAt };
+}
+
+/** ISO 8601, or a number (more than 11 digits: epoch milliseconds, else seconds). */
+function parseSentAt(value: unknown): Date | null {
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value))) {
+    const n = Number(value);
+    const digits = String(Math.trunc(n)).length;
+    const date = new Date(digits > 11 ? n : n * 1000);
+    return Number.isFinite(n) && !Number.isNaN(date.getTime()) ? date : null;
+  }
+  return typeof value === 'string' ? parseTimestamp(value) : null;
+}

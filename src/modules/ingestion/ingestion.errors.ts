@@ -1,0 +1,29 @@
+import { AppError, ValidationError } from '../../errors';
+
+// SPEC-GAP: "20 MB" and "1 MB" are binary megabytes (MiB).
+export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+export const MAX_EVENTS = 10_000;
+export const MAX_EVENT_BYTES = 1024 * 1024;
+
+const invalidPayload = (detail: string) => new ValidationError('invalid_payload', detail);
+
+/** The capture protocol's refusals (ingestion.md §1.3), exactly as SDKs expect them. */
+export const captureErrors = {
+  // The socket closes after the answer: the rest of an oversized body is never read.
+  bodyTooLarge: () =>
+    new AppError(413, 'invalid_request', 'payload_too_large', 'Request body exceeds 20 MB after decompression.').withHeader('Connection', 'close'),
+  malformed: (reason: string) => invalidPayload(`Malformed request data: ${reason}`),
+  noData: () =>
+    new ValidationError(
+      'no_data',
+      'No data found. Make sure to use a POST request when sending the payload in the body of the request.',
+    ),
+  missingToken: () =>
+    new AppError(401, 'authentication_error', 'missing_api_key', 'API key not provided. You can find your project API key in your project settings.'),
+  invalidToken: () =>
+    new AppError(401, 'authentication_error', 'invalid_api_key', 'Project API key invalid. You can find your project API key in your project settings.'),
+  tooManyEvents: () => new AppError(413, 'invalid_request', 'payload_too_large', `Request contains more than ${MAX_EVENTS} events.`),
+  eventTooLarge: () => new AppError(413, 'invalid_request', 'payload_too_large', 'Event exceeds 1 MB.'),
+  invalidEvent: (reason: string) => invalidPayload(`Invalid payload: ${reason}`),
+  unavailable: () => new AppError(503, 'server_error', 'server_error', 'Unable to store events. Please try again.'),
+};

@@ -1,0 +1,82 @@
+import { restOperation } from './fragments';
+import { queryParams, type RestRequest } from './route';
+
+/** The read operations of ingestion.md §6, used by the route table's person, event and group rows. */
+
+// Exact-match filters keep their value as sent (no trimming); NUL matches nothing PostgreSQL can store.
+const exact = (value: unknown): string | null => {
+  const text = Array.isArray(value) ? value[0] : value;
+  return typeof text === 'string' && text !== '' && !text.includes('\u0000') ? text : null;
+};
+
+const page = ({ query }: RestRequest) => ({ limit: queryParams.pageInteger(query.limit), offset: queryParams.pageInteger(query.offset) });
+
+export const personsPage = {
+  document: restOperation(`
+    query RestPersons($projectId: ID!, $limit: Int, $offset: Int, $distinctId: String, $search: String) {
+      page: persons(projectId: $projectId, limit: $limit, offset: $offset, distinctId: $distinctId, search: $search) {
+        count
+        results { ...RestPerson }
+      }
+    }`),
+  variables: (request: RestRequest) => ({
+    projectId: request.params.project_id,
+    ...page(request),
+    distinctId: exact(request.query.distinct_id),
+    search: queryParams.text(request.query.search),
+  }),
+};
+
+export const personById = {
+  document: restOperation(`
+    query RestPerson($projectId: ID!, $id: String!) {
+      item: person(projectId: $projectId, id: $id) { ...RestPerson }
+    }`),
+  variables: ({ params }: RestRequest) => ({ projectId: params.project_id, id: params.id }),
+};
+
+export const eventsPage = {
+  document: restOperation(`
+    query RestEvents($projectId: ID!, $limit: Int, $offset: Int, $event: String, $distinctId: String, $personId: String,
+                     $after: String, $before: String) {
+      page: events(projectId: $projectId, limit: $limit, offset: $offset, event: $event, distinctId: $distinctId,
+                   personId: $personId, after: $after, before: $before) {
+        count
+        results { ...RestEvent }
+      }
+    }`),
+  variables: (request: RestRequest) => ({
+    projectId: request.params.project_id,
+    ...page(request),
+    event: exact(request.query.event),
+    distinctId: exact(request.query.distinct_id),
+    personId: exact(request.query.person_id),
+    after: exact(request.query.after),
+    before: exact(request.query.before),
+  }),
+};
+
+export const groupsPage = {
+  document: restOperation(`
+    query RestGroups($projectId: ID!, $groupTypeIndex: Int, $limit: Int, $offset: Int, $search: String) {
+      page: groups(projectId: $projectId, groupTypeIndex: $groupTypeIndex, limit: $limit, offset: $offset, search: $search) {
+        count
+        results { ...RestGroup }
+      }
+    }`),
+  variables: (request: RestRequest) => ({
+    projectId: request.params.project_id,
+    groupTypeIndex: queryParams.integer(request.query.group_type_index),
+    ...page(request),
+    search: queryParams.text(request.query.search),
+  }),
+};
+
+/** A plain array, not a page (ingestion.md §6). */
+export const groupTypesList = {
+  document: restOperation(`
+    query RestGroupTypes($projectId: ID!) {
+      item: groupTypes(projectId: $projectId) { ...RestGroupType }
+    }`),
+  variables: ({ params }: RestRequest) => ({ projectId: params.project_id }),
+};
