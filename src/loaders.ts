@@ -6,6 +6,7 @@ import type { FeatureFlag } from './modules/feature-flag/feature-flag.entity';
 import { canEditFlags } from './modules/feature-flag/feature-flag.permissions';
 import { createExperimentLoaders } from './modules/experiment/experiment.loaders';
 import { createPersonLoaders } from './modules/person/person.loaders';
+import { createProjectLoaders } from './modules/project/project.loaders';
 import { createRoleLoaders } from './modules/role/role.loaders';
 import { createUserLoader } from './modules/user/user.loaders';
 
@@ -13,6 +14,7 @@ import { createUserLoader } from './modules/user/user.loaders';
 export function createLoaders(em: EntityManager, ctx: () => AppContext) {
   return {
     user: createUserLoader(em),
+    ...createProjectLoaders(em),
     ...createRoleLoaders(em),
     ...createExperimentLoaders(em),
     ...createPersonLoaders(em),

@@ -36,7 +36,7 @@ export class OrganizationResolver {
   @FieldResolver(() => [Project], { description: "The organization's projects the caller's key may reach." })
   async projects(@Root() organization: Organization, @Ctx() ctx: AppContext): Promise<Project[]> {
     const { key } = await authenticate(ctx);
-    const projects = await ctx.em.find(Project, { organization: organization.id }, { orderBy: { id: 'asc' } });
+    const projects = await ctx.loaders.organizationProjects.load(organization.id);
     return projects.filter((p) => !key.scopedTeams?.length || key.scopedTeams.includes(p.id));
   }
 }
