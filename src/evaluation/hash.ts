@@ -1,0 +1,13 @@
+import { createHash } from 'node:crypto';
+
+const SCALE = 0xfffffffffffffff;
+
+/**
+ * evaluation.md §1: SHA-1 of `${flagKey}.${identifier}${salt}`, its first 15 hex digits read as
+ * an integer over 2^60. `parseInt` rounds to the nearest double and the divisor is exactly 2^60,
+ * so this is bit-identical to PostHog's matchers and to posthog-node.
+ */
+export function bucketHash(flagKey: string, identifier: string, salt: '' | 'variant'): number {
+  const hex = createHash('sha1').update(`${flagKey}.${identifier}${salt}`, 'utf8').digest('hex');
+  return parseInt(hex.slice(0, 15), 16) / SCALE;
+}
