@@ -2,6 +2,7 @@ import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { ExperimentResolver, FeatureFlagExperimentsResolver } from '../modules/experiment/experiment.resolver';
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
+import { FlagEvaluationResolver } from '../modules/flag-evaluation/flag-evaluation.resolver';
 import { EventResolver } from '../modules/event/event.resolver';
 import { GroupResolver } from '../modules/group/group.resolver';
 import { PersonResolver } from '../modules/person/person.resolver';
@@ -13,6 +14,7 @@ export const resolvers = [
   MeResolver,
   OrganizationResolver,
   FeatureFlagResolver,
+  FlagEvaluationResolver,
   RoleResolver,
   RoleMembershipResolver,
   ResourceAccessResolver,

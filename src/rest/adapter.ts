@@ -43,7 +43,8 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
   for (const route of routes) {
     router.register(route.path, [route.method], async (koa: Context) => {
       const ctx = makeContext(koa);
-      await route.auth.check(ctx, koa.params);
+      const access = await route.auth.check(ctx, koa.params);
+      if (route.kind === 'handler') return route.handle(ctx, koa, access);
       if (route.kind === 'refused') throw requestErrors.hardDeleteRefused();
       if (route.kind === 'not_allowed') throw requestErrors.methodNotAllowed(koa.method, served(route.path));
       const request: RestRequest = {
@@ -69,7 +70,7 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
         const { limit, offset } = clampPage({ limit: queryParams.pageInteger(koa.query.limit), offset: queryParams.pageInteger(koa.query.offset) });
         koa.body = envelope({ ...page, limit, offset }, ctx.request.url);
       } else {
-        koa.body = data.item;
+        koa.body = route.kind === 'query' && route.present ? route.present(data.item) : data.item;
       }
     });
   }

@@ -50,6 +50,17 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     ensure_experience_continuity: ensureExperienceContinuity
   }
 
+  fragment RestMinimalFlag on FeatureFlag {
+    id
+    team_id: teamId
+    name
+    key
+    filters: sdkFilters
+    deleted
+    active
+    ensure_experience_continuity: ensureExperienceContinuity
+  }
+
   fragment RestExperiment on Experiment {
     id
     name

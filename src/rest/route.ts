@@ -1,5 +1,7 @@
 import type { DocumentNode } from 'graphql';
+import type { Context } from 'koa';
 import { accessProject, parseId } from '../auth/access';
+import { accessLocalEvaluation } from '../auth/local-evaluation-access';
 import { accessOrganization } from '../auth/organization-access';
 import type { Scope } from '../auth/scopes';
 import type { AppContext } from '../context';
@@ -29,6 +31,12 @@ export const organizationScope = (scope: Scope): RouteAuth => ({
   check: (ctx, params) => accessOrganization(ctx, params.organization_id, scope),
 });
 
+/** The local-evaluation paths: a personal key with `feature_flag:read`, or the project's secret token. */
+export const localEvaluationScope: RouteAuth = {
+  describe: 'personal API key with feature_flag:read on the project, or its secret_api_token',
+  check: (ctx, params) => accessLocalEvaluation(ctx, params.project_id),
+};
+
 /** A GraphQL operation run with variables taken from the request. */
 export interface Operation {
   document: DocumentNode;
@@ -45,7 +53,14 @@ interface RouteBase {
 
 export type Route = RouteBase &
   (
-    | { kind: 'query'; operation: Operation; status: number; shape: 'page' | 'one' }
+    | {
+        kind: 'query';
+        operation: Operation;
+        status: number;
+        shape: 'page' | 'one';
+        /** Reshapes a `one` answer GraphQL cannot alias into the wire shape (an object keyed by data). */
+        present?(item: unknown): unknown;
+      }
     | {
         kind: 'mutation';
         /** The GraphQL input type the body is read as (none: the body is ignored). */
@@ -61,6 +76,8 @@ export type Route = RouteBase &
           }
         | { shape: 'empty' }
       )
+    /** A hot path answered by a plain Koa handler (architecture: SDK definitions); `access` is what `auth` returned. */
+    | { kind: 'handler'; handle(ctx: AppContext, koa: Context, access: unknown): Promise<void> }
     | { kind: 'refused' }
     /** A method the path does not serve but whose scope the contract names (§2.4): 405 after this row's auth. */
     | { kind: 'not_allowed' }

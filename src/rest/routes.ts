@@ -6,8 +6,10 @@ import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role
 import { ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
 import type { FeatureFlagRoleAccessInput, ResourceAccessInput, RoleInput, RoleMembershipInput } from '../modules/role/role.inputs';
 import { restOperation } from './fragments';
+import { evaluationReasons, myFlags } from './evaluation-operations';
 import { eventsPage, groupsPage, groupTypesList, personById, personsPage } from './ingestion-operations';
-import { organizationScope, pathId, projectScope, queryParams, type RestRequest, type Route } from './route';
+import { serveLocalEvaluation } from './local-evaluation.handler';
+import { localEvaluationScope, organizationScope, pathId, projectScope, queryParams, type RestRequest, type Route } from './route';
 
 const flags = new FeatureFlagResolver();
 const roles = new RoleResolver();
@@ -146,6 +148,19 @@ export const routes: Route[] = [
     status: 201,
     shape: 'one',
   },
+  // Literal helper paths before `/:id`, which would otherwise take them as an id.
+  {
+    method: 'GET',
+    path: `${FLAGS}/evaluation_reasons`,
+    auth: projectScope('feature_flag:read'),
+    kind: 'query',
+    operation: evaluationReasons,
+    present: evaluationReasons.present,
+    status: 200,
+    shape: 'one',
+  },
+  { method: 'GET', path: `${FLAGS}/local_evaluation`, auth: localEvaluationScope, kind: 'handler', handle: serveLocalEvaluation },
+  { method: 'GET', path: `${FLAGS}/my_flags`, auth: projectScope('feature_flag:read'), kind: 'query', operation: myFlags, status: 200, shape: 'one' },
   { method: 'GET', path: FLAG, auth: projectScope('feature_flag:read'), kind: 'query', operation: flagById, status: 200, shape: 'one' },
   {
     method: 'PATCH',
@@ -434,6 +449,11 @@ export const routes: Route[] = [
     status: 204,
     shape: 'empty',
   },
+
+  // The SDK polling paths (evaluation.md §7.1): the project comes from `?token=`.
+  ...['/flags/definitions', '/api/feature_flag/local_evaluation'].map(
+    (path): Route => ({ method: 'GET', path, auth: localEvaluationScope, kind: 'handler', handle: serveLocalEvaluation }),
+  ),
 
   // SPEC-GAP: persons, events and groups are not in the API document; ingestion.md §6 names them (read-only: other methods 405).
   { method: 'GET', path: '/api/projects/:project_id/persons', auth: projectScope('person:read'), kind: 'query', operation: personsPage, status: 200, shape: 'page' },

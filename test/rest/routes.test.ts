@@ -10,13 +10,14 @@ function documentedEndpoints(): Array<{ method: string; path: string }> {
   return rows.map(([, method, endpoint]) => ({ method, path: endpoint }));
 }
 
-/** The documented endpoints built so far: flags, their role access, experiments (helpers and results come later). */
-const BUILT = /^\/api\/projects\/:project_id\/(feature_flags(\/:id|\/:parent_lookup_feature_flag_id\/role_access(\/:id)?)?|experiments(\/:id)?)$/;
+/** The documented endpoints built so far: flags, evaluation helpers, role access, experiments (other helpers and results come later). */
+const BUILT =
+  /^\/api\/projects\/:project_id\/(feature_flags(\/:id|\/evaluation_reasons|\/local_evaluation|\/my_flags|\/:parent_lookup_feature_flag_id\/role_access(\/:id)?)?|experiments(\/:id)?)$/;
 
 describe('the route table', () => {
   it('serves each documented endpoint built so far exactly once', () => {
     const built = documentedEndpoints().filter((e) => BUILT.test(e.path));
-    expect(built).toHaveLength(14);
+    expect(built).toHaveLength(17);
     for (const endpoint of built) {
       expect(routes.filter((r) => r.method === endpoint.method && r.path === endpoint.path)).toHaveLength(1);
     }

@@ -7,6 +7,7 @@ import { FeatureFlag } from './feature-flag.entity';
 import { FeatureFlagCreateInput, FeatureFlagListArgs, FeatureFlagUpdateInput } from './feature-flag.inputs';
 import { isSimpleFlag, rolloutPercentage, shownFilters } from './feature-flag.presenter';
 import { FeatureFlagService } from './feature-flag.service';
+import { servedFilters } from '../../evaluation/served-filters';
 
 const FeatureFlagPage = PageOf(FeatureFlag, 'FeatureFlagPage');
 
@@ -61,6 +62,11 @@ export class FeatureFlagResolver {
   @FieldResolver(() => JSONObjectScalar)
   filters(@Root() flag: FeatureFlag) {
     return shownFilters(flag.filters);
+  }
+
+  @FieldResolver(() => JSONObjectScalar, { description: 'The normalised filters server SDKs receive and evaluation reads.' })
+  sdkFilters(@Root() flag: FeatureFlag) {
+    return servedFilters(flag.filters);
   }
 
   @FieldResolver(() => User, { nullable: true })

@@ -1,0 +1,55 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EvaluationSubject } from '../../evaluation/evaluate-flag';
+import { GroupTypeMapping } from '../group/group-type-mapping.entity';
+
+/** PostgreSQL text holds no NUL: such an id names nobody, so it is not looked up. */
+const storable = (text: string) => !text.includes('\u0000');
+
+/** The project's group types, index → name (evaluation.md §6). */
+export async function loadGroupTypes(em: EntityManager, projectId: number): Promise<Map<number, string>> {
+  const rows = await em.find(GroupTypeMapping, { project: projectId }, { orderBy: { groupTypeIndex: 'asc' } });
+  return new Map(rows.map((row) => [row.groupTypeIndex, row.groupType]));
+}
+
+/**
+ * The stored person behind `distinctId` and the requested groups, as committed now (evaluation.md
+ * §4.1): one statement for the person, one for the groups. Names that are not group types are ignored.
+ */
+export async function loadSubject(
+  em: EntityManager,
+  projectId: number,
+  distinctId: string,
+  requested: Record<string, string>,
+  groupTypes: ReadonlyMap<number, string>,
+): Promise<EvaluationSubject> {
+  let personProperties: Record<string, unknown> = {};
+  if (storable(distinctId)) {
+    const rows: Array<{ properties: Record<string, unknown> }> = await em.execute(
+      `select p.properties from person_distinct_id d join person p on p.id = d.person_id
+        where d.project_id = ? and d.distinct_id = ?`,
+      [projectId, distinctId],
+    );
+    if (rows.length) personProperties = rows[0].properties;
+  }
+
+  const passed = [...groupTypes]
+    .filter(([, name]) => Object.prototype.hasOwnProperty.call(requested, name))
+    .map(([index, name]) => ({ index, name, key: requested[name] }));
+  const groups: EvaluationSubject['groups'] = {};
+  for (const { name, key } of passed) groups[name] = { key, properties: {} };
+  const wanted = passed.filter(({ key }) => storable(key));
+  if (wanted.length) {
+    const rows: Array<{ group_type_index: number; group_key: string; group_properties: Record<string, unknown> }> = await em.execute(
+      `select group_type_index, group_key, group_properties from "group"
+        where project_id = ? and (group_type_index, group_key) in (${wanted.map(() => '(?, ?)').join(', ')})`,
+      [projectId, ...wanted.flatMap(({ index, key }) => [index, key])],
+    );
+    for (const row of rows) {
+      const name = groupTypes.get(Number(row.group_type_index))!;
+      if (groups[name]?.key === row.group_key) groups[name].properties = row.group_properties;
+    }
+  }
+
+  // SPEC-GAP: cohorts are not built yet (evaluation.md §5); no cohort can exist, and one that does not exist has no members.
+  return { distinctId, personProperties, groups, inCohort: () => false };
+}

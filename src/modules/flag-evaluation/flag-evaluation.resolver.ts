@@ -1,0 +1,31 @@
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../../context';
+import { JSONObjectScalar } from '../../graphql/scalars';
+import { FlagEvaluationService } from './flag-evaluation.service';
+import { FlagEvaluation, MyFeatureFlag } from './flag-evaluation.types';
+
+const GROUPS_DESCRIPTION = 'Group type name → group key; names that are not group types are ignored.';
+
+@Resolver()
+export class FlagEvaluationResolver {
+  @Query(() => [FlagEvaluation], {
+    description: "Every non-deleted flag evaluated for a distinct id over stored persons and groups: active flags by id, then inactive ones.",
+  })
+  featureFlagEvaluations(
+    @Ctx() ctx: AppContext,
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('distinctId', () => String) distinctId: string,
+    @Arg('groups', () => JSONObjectScalar, { nullable: true, description: GROUPS_DESCRIPTION }) groups?: Record<string, unknown> | null,
+  ) {
+    return FlagEvaluationService.reasons(ctx, projectId, distinctId, groups);
+  }
+
+  @Query(() => [MyFeatureFlag], { description: "Every non-deleted flag's value for the caller's own distinct id, newest flags first." })
+  myFeatureFlags(
+    @Ctx() ctx: AppContext,
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('groups', () => JSONObjectScalar, { nullable: true, description: GROUPS_DESCRIPTION }) groups?: Record<string, unknown> | null,
+  ) {
+    return FlagEvaluationService.mine(ctx, projectId, groups);
+  }
+}

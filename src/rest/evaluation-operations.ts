@@ -1,0 +1,47 @@
+import { FlagEvaluationService } from '../modules/flag-evaluation/flag-evaluation.service';
+import { parseGroupsParam } from '../modules/flag-evaluation/groups-param';
+import { restOperation } from './fragments';
+import type { RestRequest } from './route';
+
+/** The read operations of rest-flags.md §4.4 and §4.6, used by the route table's flag helper rows. */
+
+interface EvaluationRow {
+  key: string;
+  value: boolean | string;
+  reason: string;
+  condition_index: number | null;
+}
+
+export const evaluationReasons = {
+  document: restOperation(`
+    query RestEvaluationReasons($projectId: ID!, $distinctId: String!, $groups: JSONObject) {
+      item: featureFlagEvaluations(projectId: $projectId, distinctId: $distinctId, groups: $groups) {
+        key
+        value
+        reason
+        condition_index: conditionIndex
+      }
+    }`),
+  // distinct_id is checked before groups (contract order); both answer 400 before any lookup.
+  variables: ({ params, query }: RestRequest) => ({
+    projectId: params.project_id,
+    distinctId: FlagEvaluationService.requireDistinctId(query.distinct_id),
+    groups: parseGroupsParam(query.groups),
+  }),
+  /** GraphQL answers a list; the API answers an object keyed by flag key, in the list's order. */
+  present: (item: unknown) =>
+    Object.fromEntries(
+      (item as EvaluationRow[]).map(({ key, value, reason, condition_index }) => [key, { value, evaluation: { reason, condition_index } }]),
+    ),
+};
+
+export const myFlags = {
+  document: restOperation(`
+    query RestMyFlags($projectId: ID!, $groups: JSONObject) {
+      item: myFeatureFlags(projectId: $projectId, groups: $groups) {
+        feature_flag: featureFlag { ...RestMinimalFlag }
+        value
+      }
+    }`),
+  variables: ({ params, query }: RestRequest) => ({ projectId: params.project_id, groups: parseGroupsParam(query.groups) }),
+};
