@@ -189,11 +189,19 @@ describe('personless events and concurrency (§3.4, §5; §8, 14 and 17)', () =>
     expect(events.count).toBe(16);
   });
 
-  it('makes what a 200 stored visible to the very next request (18)', async () => {
+  it('makes what a 200 stored visible to the very next request, persons and flag evaluation alike (18)', async () => {
+    const flag = await app.request(`${read.base}/feature_flags/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: { key: 'for-odd-i', filters: { groups: [{ properties: [{ key: 'i', type: 'person', value: [1, 3], operator: 'exact' }] }] } },
+    });
+    expect(flag.status).toBe(201);
     for (let i = 0; i < 5; i++) {
       const d = uniqueId();
       await send(ev(d, { $set: { i } }));
       expect((await read.personOf(d)).properties).toEqual({ i });
+      const reasons = await read.get(`feature_flags/evaluation_reasons?distinct_id=${d}`);
+      expect(reasons['for-odd-i'].value).toBe(i % 2 === 1);
     }
   });
 });
