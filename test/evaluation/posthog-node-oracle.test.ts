@@ -1,0 +1,121 @@
+import { PostHog } from 'posthog-node';
+import type { World } from '../helpers/factories';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { capture } from '../ingestion/capture-helpers';
+
+/**
+ * evaluation.md §8: posthog-node, polling this service's definitions, is the reference oracle.
+ * Server values come from evaluation_reasons over the stored persons; the SDK gets the complete
+ * stored property set. They must agree wherever the SDK can decide locally.
+ */
+
+let app: TestApp;
+let world: World;
+let client: PostHog;
+
+const PEOPLE = 150;
+const plans = ['free', 'pro', 'Pro', 'enterprise'];
+const personProperties = (i: number): Record<string, unknown> => ({
+  plan: plans[i % plans.length],
+  email: `user${i}@${i % 3 === 0 ? 'example.com' : 'corp.io'}`,
+  age: 18 + (i % 50),
+  app_version: `${1 + (i % 3)}.${i % 12}.${i % 5}`,
+  signed_up: `2024-0${1 + (i % 9)}-15T00:00:00Z`,
+  beta: i % 4 === 0,
+});
+
+/** Flags covering rollout, variants, overrides and the operators both sides implement the same way. */
+const FLAGS: Array<{ key: string; filters: Record<string, unknown> }> = [
+  { key: 'rollout-37', filters: { groups: [{ properties: [], rollout_percentage: 37 }] } },
+  {
+    key: 'multi',
+    filters: {
+      groups: [{ properties: [], rollout_percentage: 80 }],
+      multivariate: { variants: [{ key: 'a', rollout_percentage: 33 }, { key: 'b', rollout_percentage: 33 }, { key: 'c', rollout_percentage: 34 }] },
+    },
+  },
+  {
+    key: 'pro-override',
+    filters: {
+      groups: [
+        { properties: [{ key: 'plan', type: 'person', value: 'pro', operator: 'exact' }], rollout_percentage: 100, variant: 'b' },
+        { properties: [], rollout_percentage: 50 },
+      ],
+      multivariate: { variants: [{ key: 'a', rollout_percentage: 50 }, { key: 'b', rollout_percentage: 50 }] },
+    },
+  },
+  {
+    key: 'operators',
+    filters: {
+      groups: [
+        { properties: [{ key: 'email', type: 'person', value: 'example.com', operator: 'icontains' }, { key: 'age', type: 'person', value: '40', operator: 'lt' }] },
+        { properties: [{ key: 'email', type: 'person', value: '^user1', operator: 'regex' }], rollout_percentage: 60 },
+        { properties: [{ key: 'plan', type: 'person', value: ['enterprise', 'free'], operator: 'is_not' }] },
+      ],
+    },
+  },
+  {
+    key: 'versions-and-dates',
+    filters: {
+      groups: [
+        { properties: [{ key: 'app_version', type: 'person', value: '2.5.0', operator: 'semver_gte' }] },
+        { properties: [{ key: 'signed_up', type: 'person', value: '2024-05-01', operator: 'is_date_before' }] },
+      ],
+    },
+  },
+  { key: 'beta-users', filters: { groups: [{ properties: [{ key: 'beta', type: 'person', value: ['true'], operator: 'exact' }], rollout_percentage: 90 }] } },
+];
+
+beforeAll(async () => {
+  app = await startTestApp();
+  world = await app.factories.world();
+  for (const flag of FLAGS) {
+    const res = await app.request(`/api/projects/${world.project.id}/feature_flags/`, { method: 'POST', key: world.owner.key, body: flag });
+    expect({ key: flag.key, status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ key: flag.key, status: 201, body: null });
+  }
+  const batch = Array.from({ length: PEOPLE }, (_, i) => ({ event: 'seen', distinct_id: `person-${i}`, properties: { $set: personProperties(i) } }));
+  expect((await capture(app, '/batch/', { api_key: world.project.apiToken, batch })).status).toBe(200);
+  client = new PostHog(world.project.apiToken, {
+    host: app.baseUrl,
+    personalApiKey: world.owner.key,
+    featureFlagsPollingInterval: 600_000,
+    disableGeoip: true,
+    fetchRetryCount: 0,
+  });
+  expect(await client.waitForLocalEvaluationReady(5000)).toBe(true);
+});
+afterAll(async () => {
+  await client?.shutdown();
+  await app.close();
+});
+
+it('agrees with posthog-node on every flag for every stored person', async () => {
+  let compared = 0;
+  const disagreements: unknown[] = [];
+  for (let i = 0; i < PEOPLE; i++) {
+    const distinctId = `person-${i}`;
+    const res = await app.request(`/api/projects/${world.project.id}/feature_flags/evaluation_reasons?distinct_id=${distinctId}`, { key: world.owner.key });
+    expect(res.status).toBe(200);
+    for (const { key } of FLAGS) {
+      const sdk = await client.getFeatureFlag(key, distinctId, {
+        onlyEvaluateLocally: true,
+        sendFeatureFlagEvents: false,
+        personProperties: personProperties(i) as Record<string, string>,
+      });
+      if (sdk === undefined) continue;
+      compared++;
+      if (sdk !== res.body[key].value) disagreements.push({ distinctId, key, sdk, server: res.body[key] });
+    }
+  }
+  expect(disagreements).toEqual([]);
+  // Every flag here is locally decidable for every person: a silent "undefined" would hide a broken payload.
+  expect(compared).toBe(PEOPLE * FLAGS.length);
+});
+
+it('sees the values spread as the percentages say', async () => {
+  const values = await Promise.all(
+    Array.from({ length: PEOPLE }, (_, i) => client.getFeatureFlag('multi', `person-${i}`, { onlyEvaluateLocally: true, sendFeatureFlagEvents: false })),
+  );
+  const counts = values.reduce<Record<string, number>>((acc, v) => ({ ...acc, [String(v)]: (acc[String(v)] ?? 0) + 1 }), {});
+  expect(Object.keys(counts).sort()).toEqual(['a', 'b', 'c', 'false']);
+});
