@@ -180,3 +180,30 @@ describe('my_flags (42)', () => {
     expect(await value(`?groups=${encodeURIComponent('{"organization":"7"}')}`)).toBe(false);
   });
 });
+
+describe('statement counts', () => {
+  it('evaluate any number of flags in a constant number of statements', async () => {
+    const other = await app.factories.world();
+    const path = `/api/projects/${other.project.id}/feature_flags`;
+    const groups = `groups=${encodeURIComponent('{"organization":"o"}')}`;
+    await capture(app, '/batch/', { api_key: other.project.apiToken, batch: [{ event: 'x', distinct_id: 'p', properties: { $groups: { organization: 'o' } } }] });
+    const counts = async () => ({
+      reasons: await app.countQueries(() => app.request(`${path}/evaluation_reasons?distinct_id=p&${groups}`, { key: other.owner.key })),
+      mine: await app.countQueries(() => app.request(`${path}/my_flags?${groups}`, { key: other.owner.key })),
+      local: await app.countQueries(() => app.request(`${path}/local_evaluation`, { key: other.owner.key })),
+    });
+    const addFlags = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const body = { key: `f-${n}-${i}`, filters: { aggregation_group_type_index: i % 2 === 0 ? 0 : null, groups: [{ properties: [], rollout_percentage: 50 }] } };
+        expect((await app.request(path, { method: 'POST', key: other.owner.key, body })).status).toBe(201);
+      }
+    };
+    await addFlags(2);
+    const few = await counts();
+    await addFlags(10);
+    const many = await counts();
+    expect(many).toEqual(few);
+    // key, project access, flags, group types, person, groups; local evaluation has no person or groups.
+    expect(few).toEqual({ reasons: 6, mine: 6, local: 4 });
+  });
+});
