@@ -21,15 +21,15 @@ export async function accessLocalEvaluation(ctx: AppContext, projectRef: string 
   const credential = ctx.credential;
   if (!credential) throw authErrors.notAuthenticated();
   const secret = credential.source === 'Authorization header' && credential.value.startsWith(SECRET_PREFIX);
-  const own = secret ? await findProject(ctx, { secretApiToken: lookupText(credential.value) }) : null;
+  const own = secret ? await findProject(ctx, 'secretApiToken', credential.value) : null;
   if (secret && !own) throw authErrors.invalidSecretToken();
   if (!secret) await authenticate(ctx);
 
-  let projectId: number | string | null;
+  let projectId: number | string;
   if (projectRef !== undefined) {
     projectId = projectRef === '@current' && own ? own.id : projectRef;
   } else if (ctx.request.query.token !== undefined) {
-    const named = await findProject(ctx, { apiToken: lookupText(ctx.request.query.token) });
+    const named = await findProject(ctx, 'apiToken', ctx.request.query.token);
     if (!named) throw authErrors.incorrectCredentials();
     projectId = named.id;
   } else {
@@ -44,7 +44,7 @@ export async function accessLocalEvaluation(ctx: AppContext, projectRef: string 
   return (await accessProject(ctx, projectId, 'feature_flag:read')).project;
 }
 
-function findProject(ctx: AppContext, where: { secretApiToken: string | null } | { apiToken: string | null }): Promise<Project | null> {
-  const [column, value] = Object.entries(where)[0];
-  return value === null ? Promise.resolve(null) : ctx.em.findOne(Project, { [column]: value });
+function findProject(ctx: AppContext, token: 'apiToken' | 'secretApiToken', value: unknown): Promise<Project | null> {
+  const text = lookupText(value);
+  return text === null ? Promise.resolve(null) : ctx.em.findOne(Project, { [token]: text });
 }
