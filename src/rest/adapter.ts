@@ -40,7 +40,8 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
   for (const route of routes) allowed.set(route.path, [...(allowed.get(route.path) ?? []), route]);
   const served = (path: string) =>
     allowed.get(path)!.filter((r) => r.kind !== 'refused' && r.kind !== 'not_allowed').map((r) => r.method);
-  for (const route of routes) {
+  const lastRowOf = new Map(routes.map((route, index) => [route.path, index]));
+  routes.forEach((route, index) => {
     router.register(route.path, [route.method], async (koa: Context) => {
       const ctx = makeContext(koa);
       const access = await route.auth.check(ctx, koa.params);
@@ -73,12 +74,14 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
         koa.body = route.kind === 'query' && route.present ? route.present(data.item) : data.item;
       }
     });
-  }
-  for (const [path, pathRoutes] of allowed) {
-    router.all(path, async (koa: Context) => {
-      await pathRoutes[0].auth.check(makeContext(koa), koa.params);
-      throw requestErrors.methodNotAllowed(koa.method, served(path));
-    });
-  }
+    // A path's 405 comes right after its own rows, so `/feature_flags/my_flags` answers PATCH with 405
+    // before the `/:id` rows further down could take `my_flags` for an id.
+    if (lastRowOf.get(route.path) === index) {
+      router.all(route.path, async (koa: Context) => {
+        await allowed.get(route.path)![0].auth.check(makeContext(koa), koa.params);
+        throw requestErrors.methodNotAllowed(koa.method, served(route.path));
+      });
+    }
+  });
   return router;
 }

@@ -146,8 +146,13 @@ describe('the SDK paths and the secret token (44)', () => {
     expect(res.body.flags[0].team_id).toBe(world.project.id);
   });
 
-  it('answers other methods with 405', async () => {
-    const res = await app.request('/flags/definitions', { method: 'POST', key: world.owner.key, body: {} });
-    expect(res.status).toBe(405);
+  it('answers other methods with 405, also on the literal flag sub-paths that `/:id` would otherwise take', async () => {
+    for (const path of ['/flags/definitions', local, `${flags}/evaluation_reasons`, `${flags}/my_flags/`]) {
+      for (const method of ['POST', 'PATCH', 'DELETE']) {
+        const res = await app.request(path, { method, key: world.owner.key, body: {} });
+        expect({ path, method, status: res.status, allow: res.headers.get('allow') }).toEqual({ path, method, status: 405, allow: 'GET' });
+      }
+    }
+    expect((await app.request(`${flags}/abc`, { key: world.owner.key })).status).toBe(404);
   });
 });
