@@ -119,3 +119,41 @@ it('sees the values spread as the percentages say', async () => {
   const counts = values.reduce<Record<string, number>>((acc, v) => ({ ...acc, [String(v)]: (acc[String(v)] ?? 0) + 1 }), {});
   expect(Object.keys(counts).sort()).toEqual(['a', 'b', 'c', 'false']);
 });
+
+it('agrees with posthog-node on a group flag for every stored group', async () => {
+  const GROUPS = 60;
+  const groupProperties = (k: number) => ({ size: 5 * (k % 20), tier: k % 3 === 0 ? 'gold' : 'basic' });
+  const flag = {
+    key: 'org-rollout',
+    filters: {
+      aggregation_group_type_index: 0,
+      groups: [
+        { properties: [{ key: 'size', type: 'group', group_type_index: 0, value: '30', operator: 'gt' }], rollout_percentage: 70 },
+        { properties: [{ key: 'tier', type: 'group', group_type_index: 0, value: 'gold', operator: 'exact' }] },
+      ],
+    },
+  };
+  expect((await app.request(`/api/projects/${world.project.id}/feature_flags/`, { method: 'POST', key: world.owner.key, body: flag })).status).toBe(201);
+  const batch = Array.from({ length: GROUPS }, (_, k) => ({
+    event: '$groupidentify',
+    distinct_id: 'admin',
+    properties: { $group_type: 'organization', $group_key: `org-${k}`, $group_set: groupProperties(k) },
+  }));
+  expect((await capture(app, '/batch/', { api_key: world.project.apiToken, batch })).status).toBe(200);
+  await client.reloadFeatureFlags();
+
+  const disagreements: unknown[] = [];
+  for (let k = 0; k < GROUPS; k++) {
+    const groups = { organization: `org-${k}` };
+    const query = `distinct_id=person-${k}&groups=${encodeURIComponent(JSON.stringify(groups))}`;
+    const server = (await app.request(`/api/projects/${world.project.id}/feature_flags/evaluation_reasons?${query}`, { key: world.owner.key })).body;
+    const sdk = await client.getFeatureFlag(flag.key, `person-${k}`, {
+      onlyEvaluateLocally: true,
+      sendFeatureFlagEvents: false,
+      groups,
+      groupProperties: { organization: groupProperties(k) as unknown as Record<string, string> },
+    });
+    if (sdk !== server[flag.key].value) disagreements.push({ k, sdk, server: server[flag.key] });
+  }
+  expect(disagreements).toEqual([]);
+});
