@@ -51,7 +51,7 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
       const request: RestRequest = {
         params: koa.params,
         query: koa.query,
-        input: route.kind === 'mutation' && route.inputType ? restInput(schema, route.inputType, koa.request.body, koa.state.bodyIsForm === true) : {},
+        input: route.inputType ? restInput(schema, route.inputType, koa.request.body, koa.state.bodyIsForm === true) : {},
       };
       let data: Record<string, unknown>;
       if (route.kind === 'query') {

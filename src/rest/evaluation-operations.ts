@@ -1,9 +1,11 @@
 import { FlagEvaluationService } from '../modules/flag-evaluation/flag-evaluation.service';
 import { parseGroupsParam } from '../modules/flag-evaluation/groups-param';
+import { requestErrors } from '../errors';
+import { isPlainObject, pyTypeName } from '../validation/python';
 import { restOperation } from './fragments';
 import type { RestRequest } from './route';
 
-/** The read operations of rest-flags.md §4.4 and §4.6, used by the route table's flag helper rows. */
+/** The read operations of rest-flags.md §4.4, §4.6 and §4.7, used by the route table's flag helper rows. */
 
 interface EvaluationRow {
   key: string;
@@ -44,4 +46,19 @@ export const myFlags = {
       }
     }`),
   variables: ({ params, query }: RestRequest) => ({ projectId: params.project_id, groups: parseGroupsParam(query.groups) }),
+};
+
+export const blastRadius = {
+  document: restOperation(`
+    query RestBlastRadius($projectId: ID!, $input: BlastRadiusInput!) {
+      item: featureFlagBlastRadius(projectId: $projectId, input: $input) {
+        users_affected: usersAffected
+        total_users: totalUsers
+      }
+    }`),
+  // A body that is not an object cannot become the input object: refused here, after the row's auth.
+  variables: ({ params, input }: RestRequest) => {
+    if (!isPlainObject(input)) throw requestErrors.notADictionary(pyTypeName(input));
+    return { projectId: params.project_id, input };
+  },
 };

@@ -55,6 +55,8 @@ export type Route = RouteBase &
   (
     | {
         kind: 'query';
+        /** The GraphQL input type a body is read as, for a POST that only computes (blast radius). */
+        inputType?: string;
         operation: Operation;
         status: number;
         shape: 'page' | 'one';

@@ -6,7 +6,7 @@ import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role
 import { ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
 import type { FeatureFlagRoleAccessInput, ResourceAccessInput, RoleInput, RoleMembershipInput } from '../modules/role/role.inputs';
 import { restOperation } from './fragments';
-import { evaluationReasons, myFlags } from './evaluation-operations';
+import { blastRadius, evaluationReasons, myFlags } from './evaluation-operations';
 import { eventsPage, groupsPage, groupTypesList, personById, personsPage } from './ingestion-operations';
 import { serveLocalEvaluation } from './local-evaluation.handler';
 import { localEvaluationScope, organizationScope, pathId, projectScope, queryParams, type RestRequest, type Route } from './route';
@@ -161,6 +161,16 @@ export const routes: Route[] = [
   },
   { method: 'GET', path: `${FLAGS}/local_evaluation`, auth: localEvaluationScope, kind: 'handler', handle: serveLocalEvaluation },
   { method: 'GET', path: `${FLAGS}/my_flags`, auth: projectScope('feature_flag:read'), kind: 'query', operation: myFlags, status: 200, shape: 'one' },
+  {
+    method: 'POST',
+    path: `${FLAGS}/user_blast_radius`,
+    auth: projectScope('feature_flag:read'),
+    kind: 'query',
+    inputType: 'BlastRadiusInput',
+    operation: blastRadius,
+    status: 200,
+    shape: 'one',
+  },
   { method: 'GET', path: FLAG, auth: projectScope('feature_flag:read'), kind: 'query', operation: flagById, status: 200, shape: 'one' },
   {
     method: 'PATCH',

@@ -10,14 +10,14 @@ function documentedEndpoints(): Array<{ method: string; path: string }> {
   return rows.map(([, method, endpoint]) => ({ method, path: endpoint }));
 }
 
-/** The documented endpoints built so far: flags, evaluation helpers, role access, experiments (other helpers and results come later). */
+/** The documented endpoints built so far: flags, evaluation helpers, role access, experiments (activity, dashboards and results come later). */
 const BUILT =
-  /^\/api\/projects\/:project_id\/(feature_flags(\/:id|\/evaluation_reasons|\/local_evaluation|\/my_flags|\/:parent_lookup_feature_flag_id\/role_access(\/:id)?)?|experiments(\/:id)?)$/;
+  /^\/api\/projects\/:project_id\/(feature_flags(\/:id|\/evaluation_reasons|\/local_evaluation|\/my_flags|\/user_blast_radius|\/:parent_lookup_feature_flag_id\/role_access(\/:id)?)?|experiments(\/:id)?)$/;
 
 describe('the route table', () => {
   it('serves each documented endpoint built so far exactly once', () => {
     const built = documentedEndpoints().filter((e) => BUILT.test(e.path));
-    expect(built).toHaveLength(17);
+    expect(built).toHaveLength(18);
     for (const endpoint of built) {
       expect(routes.filter((r) => r.method === endpoint.method && r.path === endpoint.path)).toHaveLength(1);
     }

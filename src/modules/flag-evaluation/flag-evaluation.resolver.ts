@@ -1,6 +1,8 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../context';
 import { JSONObjectScalar } from '../../graphql/scalars';
+import { blastRadius } from './blast-radius.service';
+import { BlastRadius, BlastRadiusInput } from './blast-radius.types';
 import { FlagEvaluationService } from './flag-evaluation.service';
 import { FlagEvaluation, MyFeatureFlag } from './flag-evaluation.types';
 
@@ -27,5 +29,14 @@ export class FlagEvaluationResolver {
     @Arg('groups', () => JSONObjectScalar, { nullable: true, description: GROUPS_DESCRIPTION }) groups?: Record<string, unknown> | null,
   ) {
     return FlagEvaluationService.mine(ctx, projectId, groups);
+  }
+
+  @Query(() => BlastRadius, { description: 'How many persons (or groups of one type) a release condition matches now; its rollout is ignored.' })
+  featureFlagBlastRadius(
+    @Ctx() ctx: AppContext,
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('input', () => BlastRadiusInput) input: BlastRadiusInput,
+  ) {
+    return blastRadius(ctx, projectId, input);
   }
 }

@@ -1,0 +1,33 @@
+import { accessProject } from '../../auth/access';
+import type { AppContext } from '../../context';
+import { countMatching, type CountSource } from './blast-radius.count';
+import type { BlastRadius, BlastRadiusInput } from './blast-radius.types';
+import { checkBlastRadiusInput } from './blast-radius.validation';
+import { loadGroupTypes } from './evaluation-subject';
+
+/** `POST /feature_flags/user_blast_radius` (evaluation.md §10): persons, or groups of one type, a condition matches. */
+export async function blastRadius(ctx: AppContext, projectRef: unknown, input: BlastRadiusInput): Promise<BlastRadius> {
+  const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
+  const { properties, groupTypeIndex } = await checkBlastRadiusInput(input);
+
+  let source: CountSource;
+  if (groupTypeIndex === null) {
+    source = {
+      table: 'person',
+      propertiesColumn: 'properties',
+      scope: { sql: 't.project_id = ?', params: [project.id] },
+      identity: { key: 'distinct_id', sql: '(select array_agg(d.distinct_id) from person_distinct_id d where d.person_id = t.id)' },
+    };
+  } else {
+    if (!(await loadGroupTypes(ctx.em, project.id)).has(groupTypeIndex)) return { usersAffected: 0, totalUsers: 0 };
+    source = {
+      table: '"group"',
+      propertiesColumn: 'group_properties',
+      scope: { sql: 't.project_id = ? and t.group_type_index = ?', params: [project.id, groupTypeIndex] },
+      identity: { key: '$group_key', sql: 'array[t.group_key]' },
+    };
+  }
+  const totalUsers = await countMatching(ctx.em, source, []);
+  const usersAffected = properties.length === 0 ? totalUsers : await countMatching(ctx.em, source, properties);
+  return { usersAffected, totalUsers };
+}

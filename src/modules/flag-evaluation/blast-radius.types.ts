@@ -1,0 +1,20 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { JSONScalar } from '../../graphql/scalars';
+
+@InputType({ description: 'A release condition to size (rest-flags.md §4.7); values are checked with the API\'s messages.' })
+export class BlastRadiusInput {
+  @Field(() => JSONScalar, { nullable: true, description: '{"properties": [...], "rollout_percentage": n}; the rollout is ignored.' })
+  condition?: unknown;
+
+  @Field(() => JSONScalar, { nullable: true, description: 'null for persons, 0–4 for groups of that type.' })
+  groupTypeIndex?: unknown;
+}
+
+@ObjectType({ description: 'How many persons (or groups) a condition matches, of how many.' })
+export class BlastRadius {
+  @Field(() => Int)
+  usersAffected!: number;
+
+  @Field(() => Int)
+  totalUsers!: number;
+}

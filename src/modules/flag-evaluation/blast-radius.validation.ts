@@ -1,0 +1,39 @@
+import { fieldErrors } from '../../errors';
+import { validateConditionProperties } from '../feature-flag/flag-filters.validation';
+import { filterErrors } from '../feature-flag/flag-filters.errors';
+import type { PropertyFilter } from '../../evaluation/property-match';
+import { isPlainObject, pyTypeName } from '../../validation/python';
+import type { BlastRadiusInput } from './blast-radius.types';
+
+export const blastRadiusErrors = {
+  missingCondition: () => fieldErrors.invalidInput('Missing condition for which to get blast radius'),
+  conditionNotObject: (value: unknown) => fieldErrors.invalidInput(`condition must be an object, got ${pyTypeName(value)}`),
+  indexNotInteger: (value: unknown) => fieldErrors.invalidInput(`group_type_index must be an integer or null, got ${pyTypeName(value)}`),
+  invalidGroupTypeIndex: () => fieldErrors.invalidInput('Invalid group type index for feature flag condition.'),
+};
+
+const MAX_GROUP_TYPE_INDEX = 4;
+
+export interface CheckedBlastRadius {
+  properties: PropertyFilter[];
+  groupTypeIndex: number | null;
+}
+
+/** rest-flags.md §4.7, in its order; every error is 400 `invalid_input` with `attr` null. */
+export async function checkBlastRadiusInput(input: BlastRadiusInput): Promise<CheckedBlastRadius> {
+  const { condition, groupTypeIndex: index } = input;
+  if (condition === undefined || condition === null) throw blastRadiusErrors.missingCondition();
+  if (!isPlainObject(condition)) throw blastRadiusErrors.conditionNotObject(condition);
+  // SPEC-GAP: cohorts are not built yet, so every cohort filter names a cohort that does not exist.
+  await validateConditionProperties(condition.properties, 'condition.properties', async () => []);
+  const properties = (Array.isArray(condition.properties) ? condition.properties : []) as PropertyFilter[];
+
+  if (index === undefined || index === null) {
+    if (!properties.every((p) => p.type === 'person' || p.type === 'cohort')) throw filterErrors.personOrCohortOnly(null);
+    return { properties, groupTypeIndex: null };
+  }
+  if (typeof index !== 'number' || !Number.isInteger(index)) throw blastRadiusErrors.indexNotInteger(index);
+  if (index < 0 || index > MAX_GROUP_TYPE_INDEX) throw blastRadiusErrors.invalidGroupTypeIndex();
+  if (!properties.every((p) => p.type === 'group' && p.group_type_index === index)) throw blastRadiusErrors.invalidGroupTypeIndex();
+  return { properties, groupTypeIndex: index };
+}
