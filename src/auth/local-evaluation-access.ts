@@ -1,14 +1,15 @@
 import type { AppContext } from '../context';
+import { storableText } from '../db/sql';
 import { authErrors } from '../errors';
 import { Project } from '../modules/project/project.entity';
 import { accessProject, authenticate, parseId } from './access';
 
 const SECRET_PREFIX = 'phs_';
 
-/** A token PostgreSQL can compare: NUL never names a project. */
+/** A token as looked up: the first of repeated parameters; empty or unstorable text names no project. */
 const lookupText = (value: unknown): string | null => {
   const text = Array.isArray(value) ? value[0] : value;
-  return typeof text === 'string' && text !== '' && !text.includes('\u0000') ? text : null;
+  return typeof text === 'string' && text !== '' && storableText(text) ? text : null;
 };
 
 /**

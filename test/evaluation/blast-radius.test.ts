@@ -27,6 +27,11 @@ describe('acceptance 46', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ users_affected: 4, total_users: 10 });
     expect((await radius({ condition: { properties: [], rollout_percentage: 100 } })).body).toEqual({ users_affected: 10, total_users: 10 });
+    // A key PostgreSQL cannot store is absent for everyone, not a server error.
+    for (const [operator, affected] of [['is_set', 0], ['is_not_set', 10], ['exact', 0], ['is_not', 10]] as const) {
+      const res = await radius({ condition: { properties: [person('a\u0000b', 'x', operator)] } });
+      expect({ operator, status: res.status, body: res.body }).toEqual({ operator, status: 200, body: { users_affected: affected, total_users: 10 } });
+    }
   });
 
   it('refuses bad conditions with 400 invalid_input, attr null', async () => {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { storableText } from '../../db/sql';
 import { matchProperty, str, type PropertyBag, type PropertyFilter } from '../../evaluation/property-match';
 
 /** What is counted: a project's persons, or its groups of one type. */
@@ -12,8 +13,6 @@ export interface CountSource {
 
 const BATCH = 1000;
 
-/** PostgreSQL stores no NUL in a jsonb key, so such a key is absent from every bag. */
-const storableKey = (key: string) => !key.includes('\u0000');
 
 /**
  * One filter in SQL: an exact predicate where PostgreSQL decides as evaluation.md §4 does
@@ -30,12 +29,12 @@ function sqlFor(filter: PropertyFilter, source: CountSource): { sql: string; par
     return always(operator === 'not_in');
   }
   if (key === source.identity.key) return { sql: 'true', params: [], exact: false };
-  if (operator === 'is_set') return storableKey(key) ? { ...has, exact: true } : always(false);
-  if (operator === 'is_not_set') return storableKey(key) ? { sql: `not (${has.sql})`, params: has.params, exact: true } : always(true);
+  if (operator === 'is_set') return storableText(key) ? { ...has, exact: true } : always(false);
+  if (operator === 'is_not_set') return storableText(key) ? { sql: `not (${has.sql})`, params: has.params, exact: true } : always(true);
   if (filter.value === undefined || filter.value === null) return always(false);
   const negated = typeof operator === 'string' && (operator.startsWith('not_') || operator === 'is_not');
   if (negated) return { sql: 'true', params: [], exact: false };
-  return storableKey(key) ? { ...has, exact: false } : always(false);
+  return storableText(key) ? { ...has, exact: false } : always(false);
 }
 
 /** A person's distinct_id filter holds if it holds for any of its distinct ids (evaluation.md §10). */
@@ -61,7 +60,7 @@ export async function countMatching(em: EntityManager, source: CountSource, filt
     return Number(row.count);
   }
 
-  const keys = [...new Set(undecided.map((f) => str(f.key)).filter(storableKey))];
+  const keys = [...new Set(undecided.map((f) => str(f.key)).filter(storableText))];
   const bagSql = keys.length
     ? `(select coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb) from jsonb_each(t.${source.propertiesColumn}) e where e.key in (${keys.map(() => '?').join(', ')}))`
     : `'{}'::jsonb`;

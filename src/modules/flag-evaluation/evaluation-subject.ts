@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EvaluationSubject } from '../../evaluation/evaluate-flag';
+import { storableText } from '../../db/sql';
 import { GroupTypeMapping } from '../group/group-type-mapping.entity';
 
-/** PostgreSQL text holds no NUL: such an id names nobody, so it is not looked up. */
-const storable = (text: string) => !text.includes('\u0000');
 
 /** The project's group types, index → name (evaluation.md §6). */
 export async function loadGroupTypes(em: EntityManager, projectId: number): Promise<Map<number, string>> {
@@ -23,7 +22,7 @@ export async function loadSubject(
   groupTypes: ReadonlyMap<number, string>,
 ): Promise<EvaluationSubject> {
   let personProperties: Record<string, unknown> = {};
-  if (storable(distinctId)) {
+  if (storableText(distinctId)) {
     const rows: Array<{ properties: Record<string, unknown> }> = await em.execute(
       `select p.properties from person_distinct_id d join person p on p.id = d.person_id
         where d.project_id = ? and d.distinct_id = ?`,
@@ -37,7 +36,7 @@ export async function loadSubject(
     .map(([index, name]) => ({ index, name, key: requested[name] }));
   const groups: EvaluationSubject['groups'] = {};
   for (const { name, key } of passed) groups[name] = { key, properties: {} };
-  const wanted = passed.filter(({ key }) => storable(key));
+  const wanted = passed.filter(({ key }) => storableText(key));
   if (wanted.length) {
     const rows: Array<{ group_type_index: number; group_key: string; group_properties: Record<string, unknown> }> = await em.execute(
       `select group_type_index, group_key, group_properties from "group"
