@@ -24,7 +24,7 @@ export const evaluationReasons = {
         condition_index: conditionIndex
       }
     }`),
-  // distinct_id is checked before groups (contract order); both answer 400 before any lookup.
+  // distinct_id is checked before groups; both answer 400 after the row's auth, before any flag is read.
   variables: ({ params, query }: RestRequest) => ({
     projectId: params.project_id,
     distinctId: FlagEvaluationService.requireDistinctId(query.distinct_id),

@@ -49,8 +49,9 @@ export const FlagEvaluationService = {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     FlagEvaluationService.requireDistinctId(distinctId);
     const evaluated = await evaluateAll(ctx, project.id, distinctId, groups);
-    const results = evaluated.map(({ flag, evaluation }) => ({ key: flag.key, ...evaluation, active: flag.active }));
-    return [...results.filter((r) => r.active), ...results.filter((r) => !r.active)].map(({ active: _active, ...result }) => result);
+    return evaluated
+      .sort((a, b) => Number(b.flag.active) - Number(a.flag.active)) // stable: each part stays by id
+      .map(({ flag, evaluation }) => ({ key: flag.key, ...evaluation }));
   },
 
   /** The caller's own distinct id; newest flags first. */
