@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EvaluationSubject } from '../../evaluation/evaluate-flag';
 import { storableText } from '../../db/sql';
+import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { GroupTypeMapping } from '../group/group-type-mapping.entity';
 
 
@@ -8,6 +9,12 @@ import { GroupTypeMapping } from '../group/group-type-mapping.entity';
 export async function loadGroupTypes(em: EntityManager, projectId: number): Promise<Map<number, string>> {
   const rows = await em.find(GroupTypeMapping, { project: projectId }, { orderBy: { groupTypeIndex: 'asc' } });
   return new Map(rows.map((row) => [row.groupTypeIndex, row.groupType]));
+}
+
+/** What every evaluation and the SDK payload read: the non-deleted flags by id, and the group types. Two statements. */
+export async function loadFlagsAndGroupTypes(em: EntityManager, projectId: number) {
+  const flags = await em.find(FeatureFlag, { project: projectId, deleted: false }, { orderBy: { id: 'asc' } });
+  return { flags, groupTypes: await loadGroupTypes(em, projectId) };
 }
 
 /**

@@ -2,9 +2,9 @@ import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { fieldErrors } from '../../errors';
 import { evaluateFlag, type EvaluationReason, type FlagValue } from '../../evaluation/evaluate-flag';
-import { FeatureFlag } from '../feature-flag/feature-flag.entity';
+import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { groupKeys } from './groups-param';
-import { loadGroupTypes, loadSubject } from './evaluation-subject';
+import { loadFlagsAndGroupTypes, loadSubject } from './evaluation-subject';
 
 export interface FlagEvaluationResult {
   key: string;
@@ -25,8 +25,7 @@ export const evaluationErrors = {
 /** Evaluates every non-deleted flag of a project for one distinct id, over stored persons and groups (evaluation.md §9). */
 async function evaluateAll(ctx: AppContext, projectId: number, distinctId: string, groups: Record<string, unknown> | null | undefined) {
   const requested = groupKeys(groups);
-  const flags = await ctx.em.find(FeatureFlag, { project: projectId, deleted: false }, { orderBy: { id: 'asc' } });
-  const groupTypes = await loadGroupTypes(ctx.em, projectId);
+  const { flags, groupTypes } = await loadFlagsAndGroupTypes(ctx.em, projectId);
   const subject = await loadSubject(ctx.em, projectId, distinctId, requested, groupTypes);
   const now = new Date();
   return flags.map((flag) => ({

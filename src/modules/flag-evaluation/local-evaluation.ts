@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { servedFilters } from '../../evaluation/served-filters';
-import { FeatureFlag } from '../feature-flag/feature-flag.entity';
-import { loadGroupTypes } from './evaluation-subject';
+import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
+import { loadFlagsAndGroupTypes } from './evaluation-subject';
 
 export interface Definitions {
   /** The exact bytes served: identical while nothing changes (fixed key order, flags by id, group types by index). */
@@ -24,13 +24,9 @@ function minimalFlag(flag: FeatureFlag, projectId: number) {
   };
 }
 
-/**
- * What server SDKs poll (evaluation.md §7): every non-deleted flag, inactive ones included, and
- * every group type. Two statements.
- */
+/** What server SDKs poll (evaluation.md §7): every non-deleted flag, inactive ones included, and every group type. */
 export async function localEvaluationDefinitions(em: EntityManager, projectId: number): Promise<Definitions> {
-  const flags = await em.find(FeatureFlag, { project: projectId, deleted: false }, { orderBy: { id: 'asc' } });
-  const groupTypes = await loadGroupTypes(em, projectId);
+  const { flags, groupTypes } = await loadFlagsAndGroupTypes(em, projectId);
   const body = JSON.stringify({
     flags: flags.map((flag) => minimalFlag(flag, projectId)),
     group_type_mapping: Object.fromEntries([...groupTypes].map(([index, name]) => [String(index), name])),
