@@ -44,7 +44,7 @@ function contextFactory(orm: MikroORM) {
   return (koa: Context): AppContext => {
     koa.state.appContext ??= createContext(orm.em, {
       method: koa.method,
-      url: new URL(koa.href),
+      url: () => new URL(koa.href),
       headers: koa.headers,
       query: koa.query,
       body: koa.request.body,

@@ -14,28 +14,49 @@ export interface RequestInfo {
 }
 
 export interface AppContext {
-  em: EntityManager;
+  /** The request's own EntityManager, forked on first use (the SDK hot path never needs one). */
+  readonly em: EntityManager;
   request: RequestInfo;
   credential: Credential | null;
-  loaders: Loaders;
+  /** The request's DataLoaders, made on first use. */
+  readonly loaders: Loaders;
   /** Memoised per request by src/auth/access.ts. */
   caller?: Promise<Caller>;
   projects: Map<string, Promise<ProjectAccess>>;
+}
+
+/** The request as Koa has it: the URL is built only when something asks for it (pagination links). */
+export interface RequestSource extends Omit<RequestInfo, 'url'> {
+  url(): URL;
 }
 
 /**
  * The only place that forks the EntityManager and makes loaders. It never throws on a missing
  * or bad credential: authorization raises that, so both transports answer the same 401.
  */
-export function createContext(rootEm: EntityManager, request: RequestInfo): AppContext {
-  const em = rootEm.fork();
+export function createContext(rootEm: EntityManager, source: RequestSource): AppContext {
+  let em: EntityManager | undefined;
+  let loaders: Loaders | undefined;
+  let url: URL | undefined;
+  const request: RequestInfo = {
+    method: source.method,
+    headers: source.headers,
+    query: source.query,
+    body: source.body,
+    get url() {
+      return (url ??= source.url());
+    },
+  };
   const ctx: AppContext = {
-    em,
+    get em() {
+      return (em ??= rootEm.fork());
+    },
+    get loaders() {
+      return (loaders ??= createLoaders(ctx));
+    },
     request,
     credential: extractCredential(request),
-    loaders: undefined as unknown as Loaders,
     projects: new Map(),
   };
-  ctx.loaders = createLoaders(em, () => ctx);
   return ctx;
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { accessProject } from './auth/access';
 import type { AppContext } from './context';
@@ -11,7 +10,8 @@ import { createRoleLoaders } from './modules/role/role.loaders';
 import { createUserLoader } from './modules/user/user.loaders';
 
 /** Per-request DataLoaders: every relation a list can touch is fetched in one batch. */
-export function createLoaders(em: EntityManager, ctx: () => AppContext) {
+export function createLoaders(ctx: AppContext) {
+  const em = ctx.em;
   return {
     user: createUserLoader(em),
     ...createProjectLoaders(em),
@@ -24,7 +24,7 @@ export function createLoaders(em: EntityManager, ctx: () => AppContext) {
       for (const flag of flags) byProject.set(flag.project.id, [...(byProject.get(flag.project.id) ?? []), flag]);
       const answers = new Map<FeatureFlag, boolean>();
       for (const [projectId, group] of byProject) {
-        const access = await accessProject(ctx(), projectId, 'feature_flag:read');
+        const access = await accessProject(ctx, projectId, 'feature_flag:read');
         (await canEditFlags(em, access, group)).forEach((answer, i) => answers.set(group[i], answer));
       }
       return flags.map((flag) => answers.get(flag)!);

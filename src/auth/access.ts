@@ -1,16 +1,29 @@
 import { authErrors, requestErrors } from '../errors';
 import type { AppContext } from '../context';
-import { PersonalApiKey } from '../modules/personal-api-key/personal-api-key.entity';
+import { LRUCache } from 'lru-cache';
+import { nullableTimestampOf } from '../db/rows';
+import { userFromRow } from '../modules/user/user.rows';
 import { Project } from '../modules/project/project.entity';
 import { FEATURE_FLAGS_RESOURCE } from '../modules/role/organization-resource-access.entity';
 import { DEFAULT_FLAG_ACCESS_LEVEL } from '../modules/role/role.entity';
-import type { User } from '../modules/user/user.entity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { User } from '../modules/user/user.entity';
 import { hashPersonalApiKey } from './personal-api-key';
 import { scopesAllow, type Scope } from './scopes';
 
+/** The calling key's limits (the columns of `personal_api_key` the checks read). */
+export interface CallerKey {
+  id: number;
+  scopes: string[] | null;
+  scopedTeams: number[] | null;
+  scopedOrganizations: string[] | null;
+  lastUsedAt: Date | null;
+}
+
+/** Who is calling: plain objects, shared by requests for a moment (see CREDENTIAL_TTL_MS); never handed to an EntityManager. */
 export interface Caller {
   user: User;
-  key: PersonalApiKey;
+  key: CallerKey;
 }
 
 export interface ProjectAccess {
@@ -27,26 +40,58 @@ export interface ProjectAccess {
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
 const MAX_INT32 = 2_147_483_647;
 
-/** Check 1 of rest-flags.md §1.3: who is calling. One SQL statement (key joined with user). */
+/**
+ * SPEC-GAP: a key's lookup is remembered for one second per process, so a polling SDK or a busy
+ * script costs no statement per request; a revoked key or a deactivated user is refused within a second.
+ * Only keys that authenticate are remembered, and at most 10,000 of them.
+ */
+export const CREDENTIAL_TTL_MS = 1000;
+const callers = new LRUCache<string, Caller>({ max: 10_000, ttl: CREDENTIAL_TTL_MS });
+
+/** Check 1 of rest-flags.md §1.3: who is calling. One SQL statement (key joined with user), at most once a second per key. */
 export function authenticate(ctx: AppContext): Promise<Caller> {
   ctx.caller ??= (async () => {
     const credential = ctx.credential;
     if (!credential) throw authErrors.notAuthenticated();
-    const key = await ctx.em.findOne(
-      PersonalApiKey,
-      { secureValue: hashPersonalApiKey(credential.value) },
-      { populate: ['user'] },
-    );
-    if (!key || !key.user.isActive) throw authErrors.invalidPersonalKey(credential.source);
+    const secureValue = hashPersonalApiKey(credential.value);
+    const caller = callers.get(secureValue) ?? (await lookUpCaller(ctx, secureValue));
+    if (!caller) throw authErrors.invalidPersonalKey(credential.source);
     const now = new Date();
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-      key.lastUsedAt = now;
-      await ctx.em.nativeUpdate(PersonalApiKey, { id: key.id }, { lastUsedAt: now });
+    if (!caller.key.lastUsedAt || now.getTime() - caller.key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      caller.key.lastUsedAt = now;
+      await ctx.em.getConnection().execute('update personal_api_key set last_used_at = ? where id = ?', [now, caller.key.id]);
     }
-    return { user: key.user, key };
+    return caller;
   })();
   return ctx.caller;
 }
+
+async function lookUpCaller(ctx: AppContext, secureValue: string): Promise<Caller | null> {
+  const rows: Array<Record<string, unknown>> = await ctx.em.getConnection().execute(
+    `select k.id as key_id, k.scopes as key_scopes, k.scoped_teams as key_scoped_teams,
+            k.scoped_organizations as key_scoped_organizations, k.last_used_at as key_last_used_at, u.*
+       from personal_api_key k join app_user u on u.id = k.user_id
+      where k.secure_value = ?`,
+    [secureValue],
+  );
+  if (rows.length === 0 || !rows[0].is_active) return null;
+  const row = rows[0];
+  const caller: Caller = {
+    user: userFromRow(row),
+    key: {
+      id: Number(row.key_id),
+      scopes: row.key_scopes as string[] | null,
+      scopedTeams: (row.key_scoped_teams as number[] | null)?.map(Number) ?? null,
+      scopedOrganizations: row.key_scoped_organizations as string[] | null,
+      lastUsedAt: nullableTimestampOf(row.key_last_used_at),
+    },
+  };
+  callers.set(secureValue, caller);
+  return caller;
+}
+
+/** The caller as a reference a write can store (`created_by`, `last_modified_by`). */
+export const callerReference = (em: EntityManager, caller: Caller): User => em.getReference(User, caller.user.id);
 
 /** A positive 32-bit integer path id, or null (which callers answer with 404). */
 export function parseId(value: unknown): number | null {

@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
+import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 
 /** rest-flags.md §2 (credentials, 401 bodies, access, scopes) and §1.3's order, over the flag routes. */
 
@@ -103,10 +104,11 @@ describe('credentials (§2.1, §2.2, acceptance 1)', () => {
     expect(bodyBeforeQuery.body).toEqual(invalidKey('body'));
   });
 
-  it("refuses an inactive user's key with 401", async () => {
+  it("refuses an inactive user's key with 401 within the second a key lookup is remembered", async () => {
     const member = await app.factories.member(world.organization);
     expect((await get(flags, { key: member.key })).status).toBe(200);
     await app.factories.sql('update app_user set is_active = false where id = ?', [member.user.id]);
+    await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_TTL_MS));
     const res = await get(flags, { key: member.key });
     expect(res.status).toBe(401);
     expect(res.body).toEqual(invalidKey('Authorization header'));

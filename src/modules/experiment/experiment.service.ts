@@ -1,7 +1,7 @@
 import { containsPattern } from '../../db/sql';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { accessProject, parseId, type ProjectAccess } from '../../auth/access';
+import { accessProject, parseId, type ProjectAccess, callerReference } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { requestErrors, ValidationError } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
@@ -63,7 +63,7 @@ export const ExperimentService = {
           secondaryMetrics: changes.secondaryMetrics ?? [],
           filters: changes.filters!,
           archived: changes.archived ?? false,
-          createdBy: access.caller.user,
+          createdBy: callerReference(em, access.caller),
         });
         await em.flush();
         return experiment;

@@ -1,7 +1,7 @@
 import { containsPattern } from '../../db/sql';
 import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
-import { accessProject, parseId, type ProjectAccess } from '../../auth/access';
+import { accessProject, parseId, type ProjectAccess, callerReference } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { authErrors, fieldErrors, requestErrors, ValidationError } from '../../errors';
 import { clampPage, type Page, type PageArgs } from '../../pagination';
@@ -9,6 +9,7 @@ import { Dashboard } from '../dashboard/dashboard.entity';
 import { Experiment } from '../experiment/experiment.entity';
 import { User } from '../user/user.entity';
 import { FeatureFlag } from './feature-flag.entity';
+import { flagFromRow } from './feature-flag.rows';
 import { validateFlagInput, type FlagChanges, type FlagValidationLookups, type WriteMode } from './feature-flag.validation';
 import { canEditFlags } from './feature-flag.permissions';
 
@@ -48,24 +49,19 @@ export const FeatureFlagService = {
     // The window count rides on the page's rows; only a page past the end needs its own count.
     const count = rows.length > 0 ? Number(rows[0].total_count) : offset > 0 ? await countPastEnd(countQb) : 0;
     // `experiment_set` rides on the rows too, so a page costs no extra statement for it.
-    const results = rows.map(({ total_count: _, experiment_ids: experimentIds, ...row }) => {
-      const flag = ctx.em.map(FeatureFlag, row);
-      ctx.loaders.flagExperimentIds.prime(flag.id, (experimentIds as number[]).map(Number));
-      return flag;
-    });
-    return { count, results, limit, offset };
+    return { count, results: rows.map((row) => readFlagRow(ctx, row)), limit, offset };
   },
 
   async get(ctx: AppContext, projectRef: unknown, id: unknown): Promise<FeatureFlag> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
-    return findFlag(ctx.em, project.id, id);
+    const flagId = parseId(id);
+    if (!flagId) throw requestErrors.notFound();
+    return readOneFlag(ctx, 'f.project_id = ? and f.id = ?', [project.id, flagId]);
   },
 
   async getByKey(ctx: AppContext, projectRef: unknown, key: string): Promise<FeatureFlag> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
-    const flag = await ctx.em.findOne(FeatureFlag, { project: project.id, key });
-    if (!flag) throw requestErrors.notFound();
-    return flag;
+    return readOneFlag(ctx, 'f.project_id = ? and f.key = ?', [project.id, key]);
   },
 
   async create(ctx: AppContext, projectRef: unknown, input: unknown): Promise<FeatureFlag> {
@@ -92,6 +88,23 @@ export const FeatureFlagService = {
   },
 };
 
+/** A read-only flag, no unit of work: `experiment_set` rides on the row and primes its loader. */
+function readFlagRow(ctx: AppContext, { experiment_ids: experimentIds, total_count: _, ...row }: Record<string, unknown>): FeatureFlag {
+  const flag = flagFromRow(row);
+  ctx.loaders.flagExperimentIds.prime(flag.id, (experimentIds as number[]).map(Number));
+  return flag;
+}
+
+async function readOneFlag(ctx: AppContext, where: string, params: unknown[]): Promise<FeatureFlag> {
+  const rows: Array<Record<string, unknown>> = await ctx.em.execute(
+    `select f.*, array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids
+       from feature_flag f where ${where}`,
+    params,
+  );
+  if (rows.length === 0) throw requestErrors.notFound();
+  return readFlagRow(ctx, rows[0]);
+}
+
 /**
  * A flag create inside the caller's transaction: every rule of the resource, whoever writes
  * (the flag routes, or an experiment creating its flag without a flag scope).
@@ -103,8 +116,8 @@ export async function createFlag(em: EntityManager, access: ProjectAccess, input
   const flag = em.create(FeatureFlag, {
     project: access.project,
     key: changes.key!,
-    createdBy: access.caller.user,
-    lastModifiedBy: access.caller.user,
+    createdBy: callerReference(em, access.caller),
+    lastModifiedBy: callerReference(em, access.caller),
   });
   applyChanges(flag, changes);
   await em.flush();
@@ -128,7 +141,7 @@ export async function updateFlag(
   if (changes.key !== undefined && changes.key !== flag.key) await keys.releaseDeletedHolder(changes.key);
   applyChanges(flag, changes);
   flag.version += 1;
-  flag.lastModifiedBy = access.caller.user;
+  flag.lastModifiedBy = callerReference(em, access.caller);
   await em.flush();
   return flag;
 }

@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { accessOrganization, requireAdmin } from '../../auth/organization-access';
-import { parseId } from '../../auth/access';
+import { parseId, callerReference } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
@@ -41,7 +41,7 @@ export const ResourceAccessService = {
       organization: access.organization,
       resource: FEATURE_FLAGS_RESOURCE,
       accessLevel: level,
-      createdBy: access.caller.user,
+      createdBy: callerReference(ctx.em, access.caller),
     });
     try {
       await ctx.em.flush();

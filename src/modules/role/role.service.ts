@@ -1,3 +1,4 @@
+import { callerReference } from '../../auth/access';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessOrganization, requireAdmin, type OrganizationAccess } from '../../auth/organization-access';
@@ -81,7 +82,7 @@ async function writeRole(em: EntityManager, access: OrganizationAccess, role: Ro
   if (hasField(input, 'featureFlagsAccessLevel')) level = parseFlagAccessLevel(input.featureFlagsAccessLevel, 'feature_flags_access_level');
   else if (!role) level = await organizationFlagAccessLevel(em, access.organization.id);
   const target =
-    role ?? em.create(Role, { organization: access.organization, name: name!, featureFlagsAccessLevel: level!, createdBy: access.caller.user });
+    role ?? em.create(Role, { organization: access.organization, name: name!, featureFlagsAccessLevel: level!, createdBy: callerReference(em, access.caller) });
   if (name !== undefined) target.name = name;
   if (level !== undefined) target.featureFlagsAccessLevel = level;
   try {

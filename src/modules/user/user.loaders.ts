@@ -1,12 +1,13 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { User } from './user.entity';
+import type { User } from './user.entity';
+import { userFromRow } from './user.rows';
 
-/** `created_by` and friends: one query for every user a page of results mentions. */
+/** `created_by` and friends: one query for every user a page of results mentions, read without a unit of work. */
 export function createUserLoader(em: EntityManager) {
   return new DataLoader<number, User | null>(async (ids) => {
-    const users = await em.find(User, { id: { $in: [...ids] } });
-    const byId = new Map(users.map((user) => [user.id, user]));
+    const rows: Array<Record<string, unknown>> = await em.getConnection().execute('select * from app_user where id in (?)', [[...ids]]);
+    const byId = new Map(rows.map((row) => [Number(row.id), userFromRow(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   });
 }

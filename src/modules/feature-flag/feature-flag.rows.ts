@@ -1,0 +1,32 @@
+import { referenceOf, timestampOf } from '../../db/rows';
+import type { Project } from '../project/project.entity';
+import type { User } from '../user/user.entity';
+import type { FeatureFlag } from './feature-flag.entity';
+
+/**
+ * A `feature_flag` row as the plain object the resolvers read: relations are `{id}` stubs, which is
+ * all a read needs (`created_by` goes through the user loader). Never handed to an EntityManager.
+ */
+export function flagFromRow(row: Record<string, unknown>): FeatureFlag {
+  return {
+    id: Number(row.id),
+    project: referenceOf<Project>(row.project_id)!,
+    name: row.name as string,
+    key: row.key as string,
+    filters: row.filters as Record<string, unknown>,
+    deleted: row.deleted as boolean,
+    active: row.active as boolean,
+    createdBy: referenceOf<User>(row.created_by_id),
+    lastModifiedBy: referenceOf<User>(row.last_modified_by_id),
+    createdAt: timestampOf(row.created_at),
+    updatedAt: timestampOf(row.updated_at),
+    ensureExperienceContinuity: row.ensure_experience_continuity as boolean | null,
+    rollbackConditions: row.rollback_conditions,
+    performedRollback: row.performed_rollback as boolean | null,
+    tags: row.tags as string[],
+    analyticsDashboards: (row.analytics_dashboards as number[]).map(Number),
+    usageDashboardId: row.usage_dashboard_id === null ? null : Number(row.usage_dashboard_id),
+    hasEnrichedAnalytics: row.has_enriched_analytics as boolean | null,
+    version: Number(row.version),
+  };
+}
