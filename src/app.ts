@@ -2,12 +2,15 @@ import { ApolloServer } from '@apollo/server';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { createContext, type AppContext } from './context';
+import { createContext, type AppContext, type AppServices } from './context';
+import { listenForChanges } from './db/change-listener';
 import { AppError, requestErrors, translate } from './errors';
 import { apolloMiddleware } from './graphql/apollo-koa';
 import { formatGraphQLError, isInternal } from './graphql/errors';
 import { buildAppSchema } from './graphql/schema';
 import { captureHandler } from './modules/ingestion/capture.handler';
+import { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
+import { localEvaluationDefinitions } from './modules/flag-evaluation/local-evaluation';
 import { restRouter } from './rest/adapter';
 import { parseBody } from './rest/body';
 import { routes } from './rest/routes';
@@ -17,6 +20,12 @@ export interface AppDeps {
   logger: Logger;
   /** Trust X-Forwarded-* (only behind a proxy you run). */
   trustProxy?: boolean;
+  /**
+   * A PostgreSQL server other processes may write to: listen there for changes to cached data.
+   * Without it (the embedded database, which only this process opens) this process's own writes
+   * are the only changes, and they invalidate caches directly.
+   */
+  changesUrl?: string;
 }
 
 /** Outermost: any throw becomes `{type, code, detail, attr}`; a 500 shows no internals. */
@@ -40,9 +49,9 @@ function errorMiddleware(logger: Logger): Middleware {
 }
 
 /** The one context per request, shared by whichever transport handles it. */
-function contextFactory(orm: MikroORM) {
+function contextFactory(services: AppServices) {
   return (koa: Context): AppContext => {
-    koa.state.appContext ??= createContext(orm.em, {
+    koa.state.appContext ??= createContext(services, {
       method: koa.method,
       url: () => new URL(koa.href),
       headers: koa.headers,
@@ -54,7 +63,7 @@ function contextFactory(orm: MikroORM) {
 }
 
 /** The Koa app, not listening. Middleware order lives here. */
-export async function createApp({ orm, logger, trustProxy = false }: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
+export async function createApp({ orm, logger, trustProxy = false, changesUrl }: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
   const schema = await buildAppSchema();
   const apollo = new ApolloServer<AppContext>({
     schema,
@@ -69,7 +78,10 @@ export async function createApp({ orm, logger, trustProxy = false }: AppDeps): P
     },
   });
   await apollo.start();
-  const makeContext = contextFactory(orm);
+  const definitions = new DefinitionsCache((projectId) => localEvaluationDefinitions(orm.em, projectId), { trusted: !changesUrl });
+  const listener = changesUrl ? listenForChanges(changesUrl, logger, (listening) => definitions.setTrusted(listening)) : null;
+  await listener?.ready;
+  const makeContext = contextFactory({ em: orm.em, definitions });
   const app = new Koa({ proxy: trustProxy });
   app.use(errorMiddleware(logger));
   app.use(async (ctx, next) => {
@@ -87,5 +99,12 @@ export async function createApp({ orm, logger, trustProxy = false }: AppDeps): P
   app.use(async () => {
     throw requestErrors.notFound();
   });
-  return { app, stop: () => apollo.stop() };
+  return {
+    app,
+    async stop() {
+      await apollo.stop();
+      await listener?.close();
+      definitions.close();
+    },
+  };
 }

@@ -2,6 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { extractCredential, type Credential } from './auth/credentials';
 import type { Caller, ProjectAccess } from './auth/access';
 import { createLoaders, type Loaders } from './loaders';
+import type { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
+
+/** What lives as long as the app: the root EntityManager requests fork, and the app's caches. */
+export interface AppServices {
+  em: EntityManager;
+  definitions: DefinitionsCache;
+}
 
 /** What both transports know about the HTTP request. */
 export interface RequestInfo {
@@ -20,6 +27,8 @@ export interface AppContext {
   credential: Credential | null;
   /** The request's DataLoaders, made on first use. */
   readonly loaders: Loaders;
+  /** The SDK definitions, cached per project and change. */
+  definitions: DefinitionsCache;
   /** Memoised per request by src/auth/access.ts. */
   caller?: Promise<Caller>;
   projects: Map<string, Promise<ProjectAccess>>;
@@ -34,7 +43,7 @@ export interface RequestSource extends Omit<RequestInfo, 'url'> {
  * The only place that forks the EntityManager and makes loaders. It never throws on a missing
  * or bad credential: authorization raises that, so both transports answer the same 401.
  */
-export function createContext(rootEm: EntityManager, source: RequestSource): AppContext {
+export function createContext(services: AppServices, source: RequestSource): AppContext {
   let em: EntityManager | undefined;
   let loaders: Loaders | undefined;
   let url: URL | undefined;
@@ -49,12 +58,13 @@ export function createContext(rootEm: EntityManager, source: RequestSource): App
   };
   const ctx: AppContext = {
     get em() {
-      return (em ??= rootEm.fork());
+      return (em ??= services.em.fork());
     },
     get loaders() {
       return (loaders ??= createLoaders(ctx));
     },
     request,
+    definitions: services.definitions,
     credential: extractCredential(request),
     projects: new Map(),
   };

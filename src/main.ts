@@ -1,3 +1,4 @@
+import './production';
 import 'reflect-metadata';
 import { createServer } from 'node:http';
 import pino from 'pino';
@@ -10,7 +11,12 @@ async function main() {
   const config = readConfig();
   const logger = pino({ level: config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const { app, stop } = await createApp({ orm: database.orm, logger, trustProxy: config.trustProxy });
+  const { app, stop } = await createApp({
+    orm: database.orm,
+    logger,
+    trustProxy: config.trustProxy,
+    changesUrl: config.databaseUrl,
+  });
   const server = createServer(app.callback());
   server.listen(config.port, config.host, () => {
     logger.info({ url: `http://${config.host}:${config.port}`, database: database.description }, 'listening');

@@ -1,15 +1,27 @@
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../context';
-import { storableText } from '../db/sql';
 import { authErrors } from '../errors';
-import { Project } from '../modules/project/project.entity';
-import { accessProject, authenticate, parseId } from './access';
+import { projectIdForToken, type ProjectToken } from '../modules/project/project.tokens';
+import { accessProject, authenticate, CREDENTIAL_TTL_MS, parseId } from './access';
 
 const SECRET_PREFIX = 'phs_';
 
-/** A token as looked up: the first of repeated parameters; empty or unstorable text names no project. */
+/** Who may read a project's SDK definitions; only the project is needed past the checks. */
+export interface LocalEvaluationAccess {
+  projectId: number;
+}
+
+/**
+ * SPEC-GAP: a granted (credential, path project, `?token=`) is remembered as long as a key lookup
+ * (CREDENTIAL_TTL_MS), so a polling SDK's 304 touches no database; a revoked key, a removed member
+ * or a rotated token is refused within that time.
+ */
+const granted = new LRUCache<string, LocalEvaluationAccess>({ max: 10_000, ttl: CREDENTIAL_TTL_MS });
+
+/** A token as looked up: the first of repeated parameters; anything but text names no project. */
 const lookupText = (value: unknown): string | null => {
   const text = Array.isArray(value) ? value[0] : value;
-  return typeof text === 'string' && text !== '' && storableText(text) ? text : null;
+  return typeof text === 'string' ? text : null;
 };
 
 /**
@@ -18,34 +30,42 @@ const lookupText = (value: unknown): string | null => {
  * `projectRef` is the path's project; without it the SDK paths take the project from `?token=`
  * (unknown: 401), else the secret token's project or the key user's current project.
  */
-export async function accessLocalEvaluation(ctx: AppContext, projectRef: string | undefined): Promise<Project> {
+export async function accessLocalEvaluation(ctx: AppContext, projectRef: string | undefined): Promise<LocalEvaluationAccess> {
   const credential = ctx.credential;
   if (!credential) throw authErrors.notAuthenticated();
+  const token = lookupText(ctx.request.query.token);
+  const cacheKey = `${credential.source}\u0000${credential.value}\u0000${projectRef ?? ''}\u0000${token ?? ''}`;
+  const hit = granted.get(cacheKey);
+  if (hit) return hit;
+  const access = await checkLocalEvaluation(ctx, projectRef, token);
+  granted.set(cacheKey, access);
+  return access;
+}
+
+async function checkLocalEvaluation(ctx: AppContext, projectRef: string | undefined, token: string | null): Promise<LocalEvaluationAccess> {
+  const credential = ctx.credential!;
   const secret = credential.source === 'Authorization header' && credential.value.startsWith(SECRET_PREFIX);
-  const own = secret ? await findProject(ctx, 'secretApiToken', credential.value) : null;
-  if (secret && !own) throw authErrors.invalidSecretToken();
+  const own = secret ? await findProject(ctx, 'secret_api_token', credential.value) : null;
+  if (secret && own === null) throw authErrors.invalidSecretToken();
   if (!secret) await authenticate(ctx);
 
   let projectId: number | string;
   if (projectRef !== undefined) {
-    projectId = projectRef === '@current' && own ? own.id : projectRef;
+    projectId = projectRef === '@current' && own !== null ? own : projectRef;
   } else if (ctx.request.query.token !== undefined) {
-    const named = await findProject(ctx, 'apiToken', ctx.request.query.token);
-    if (!named) throw authErrors.incorrectCredentials();
-    projectId = named.id;
+    const named = token === null ? null : await findProject(ctx, 'api_token', token);
+    if (named === null) throw authErrors.incorrectCredentials();
+    projectId = named;
   } else {
-    projectId = own ? own.id : '@current';
+    projectId = own ?? '@current';
   }
 
-  if (own) {
+  if (own !== null) {
     // SPEC-GAP: evaluation.md §7.1 says 401 for another project's secret token; rest-flags.md §2.3 and acceptance 44 say 403.
-    if (parseId(projectId) !== own.id) throw authErrors.noProjectAccess();
-    return own;
+    if (parseId(projectId) !== own) throw authErrors.noProjectAccess();
+    return { projectId: own };
   }
-  return (await accessProject(ctx, projectId, 'feature_flag:read')).project;
+  return { projectId: (await accessProject(ctx, projectId, 'feature_flag:read')).project.id };
 }
 
-function findProject(ctx: AppContext, token: 'apiToken' | 'secretApiToken', value: unknown): Promise<Project | null> {
-  const text = lookupText(value);
-  return text === null ? Promise.resolve(null) : ctx.em.findOne(Project, { [token]: text });
-}
+const findProject = (ctx: AppContext, column: ProjectToken, value: string) => projectIdForToken(ctx.em, column, value);

@@ -1,3 +1,4 @@
+import '../production';
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config';

@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
+import type { LocalEvaluationAccess } from '../auth/local-evaluation-access';
 import type { AppContext } from '../context';
-import { ifNoneMatchHits, localEvaluationDefinitions } from '../modules/flag-evaluation/local-evaluation';
-import type { Project } from '../modules/project/project.entity';
+import { ifNoneMatchHits } from '../modules/flag-evaluation/local-evaluation';
 
-/** The SDK hot path (rest-flags.md §4.5): the definitions body with its ETag, or 304 when the client has it. */
+/** The SDK hot path (rest-flags.md §4.5): the cached definitions body with its ETag, or 304 when the client has it. */
 export async function serveLocalEvaluation(ctx: AppContext, koa: Context, access: unknown): Promise<void> {
-  const project = access as Project;
-  const { body, etag } = await localEvaluationDefinitions(ctx.em, project.id);
+  const { projectId } = access as LocalEvaluationAccess;
+  const { body, etag } = await ctx.definitions.get(projectId);
   koa.set('ETag', etag);
   koa.set('Cache-Control', 'private, must-revalidate');
   if (ifNoneMatchHits(koa.get('If-None-Match') || undefined, etag)) {

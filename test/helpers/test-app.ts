@@ -31,6 +31,8 @@ export interface TestApp {
   graphql<T = any>(query: string, variables?: Record<string, unknown>, key?: string | null): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
   /** Runs `action` and returns how many SQL statements the app sent meanwhile. */
   countQueries(action: () => Promise<unknown>): Promise<number>;
+  /** Runs `action` and returns the SQL statements the app sent meanwhile, whitespace collapsed. */
+  sqlDuring(action: () => Promise<unknown>): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -38,13 +40,20 @@ export interface TestApp {
 export async function startTestApp(): Promise<TestApp> {
   const database = await createTestDatabase();
   const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4 }));
-  const { app, stop } = await createApp({ orm, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const { app, stop } = await createApp({
+    orm,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    // On a real server, listen for changes as a deployed service does; the embedded one has no other writer.
+    changesUrl: process.env.TEST_TEMPLATE_URL ? database.url : undefined,
+  });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let statements = 0;
-  orm.em.getConnection().getKnex().on('query', () => {
+  let recording: string[] | null = null;
+  orm.em.getConnection().getKnex().on('query', (query: { sql: string }) => {
     statements += 1;
+    recording?.push(query.sql.replace(/\s+/g, ' '));
   });
 
   async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -76,6 +85,16 @@ export async function startTestApp(): Promise<TestApp> {
       const before = statements;
       await action();
       return statements - before;
+    },
+    async sqlDuring(action) {
+      const seen: string[] = [];
+      recording = seen;
+      try {
+        await action();
+      } finally {
+        recording = null;
+      }
+      return seen;
     },
     async close() {
       await new Promise((resolve) => server.close(resolve));

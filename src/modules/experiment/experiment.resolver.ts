@@ -6,6 +6,7 @@ import { User } from '../user/user.entity';
 import { Experiment } from './experiment.entity';
 import { ExperimentCreateInput, ExperimentListArgs, ExperimentUpdateInput } from './experiment.inputs';
 import { ExperimentService, type ExperimentStatus } from './experiment.service';
+import type { FlagRoot } from '../feature-flag/feature-flag.rows';
 
 const ExperimentPage = PageOf(Experiment, 'ExperimentPage');
 
@@ -65,7 +66,7 @@ export class ExperimentResolver {
 @Resolver(() => FeatureFlag)
 export class FeatureFlagExperimentsResolver {
   @FieldResolver(() => [Experiment], { description: 'The experiments using this flag, ascending id.' })
-  experiments(@Root() flag: FeatureFlag, @Ctx() ctx: AppContext) {
+  experiments(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
     return ctx.loaders.flagExperiments.load(flag.id);
   }
 }

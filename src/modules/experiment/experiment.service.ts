@@ -1,3 +1,4 @@
+import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { containsPattern } from '../../db/sql';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -47,7 +48,7 @@ export const ExperimentService = {
     const changes = validateExperimentInput(requireObject(body), 'create');
     checkDateOrder(changes.startDate ?? null, changes.endDate ?? null);
     validateExperimentFilters(changes, 'create');
-    return withUniqueKey(() =>
+    return changingDefinitions(access.project.id, () => withUniqueKey(() =>
       ctx.em.transactional(async (em) => {
         // Creates for one (project, key) take turns, so two cannot both create the flag.
         await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`experiment-flag:${access.project.id}:${changes.featureFlagKey}`]);
@@ -68,12 +69,12 @@ export const ExperimentService = {
         await em.flush();
         return experiment;
       }),
-    );
+    ));
   },
 
   async update(ctx: AppContext, projectRef: unknown, id: unknown, body: unknown): Promise<Experiment> {
     const access = await accessProject(ctx, projectRef, 'experiment:write');
-    return ctx.em.transactional(async (em) => {
+    return changingDefinitions(access.project.id, () => ctx.em.transactional(async (em) => {
       const experiment = await findExperiment(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
       const input = requireObject(body);
       const flag = await em.findOneOrFail(FeatureFlag, experiment.featureFlag.id);
@@ -99,13 +100,13 @@ export const ExperimentService = {
       experiment.updatedAt = new Date();
       await em.flush();
       return experiment;
-    });
+    }));
   },
 
   /** Hard delete; the flag is soft-deleted unless another experiment still uses it (§5.1). */
   async delete(ctx: AppContext, projectRef: unknown, id: unknown): Promise<Experiment> {
     const access = await accessProject(ctx, projectRef, 'experiment:write');
-    return ctx.em.transactional(async (em) => {
+    return changingDefinitions(access.project.id, () => ctx.em.transactional(async (em) => {
       const experiment = await findExperiment(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
       const flag = await em.findOneOrFail(FeatureFlag, experiment.featureFlag.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
       await requireFlagEditor(em, access, flag);
@@ -113,7 +114,7 @@ export const ExperimentService = {
       const stillUsed = await em.count(Experiment, { featureFlag: flag.id });
       if (!stillUsed && !flag.deleted) await updateFlag(em, access, flag, { deleted: true });
       return experiment;
-    });
+    }));
   },
 };
 

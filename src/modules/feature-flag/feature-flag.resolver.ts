@@ -8,6 +8,7 @@ import { FeatureFlagCreateInput, FeatureFlagListArgs, FeatureFlagUpdateInput } f
 import { isSimpleFlag, rolloutPercentage, shownFilters } from './feature-flag.presenter';
 import { FeatureFlagService } from './feature-flag.service';
 import { servedFilters } from '../../evaluation/served-filters';
+import type { FlagRoot } from './feature-flag.rows';
 
 const FeatureFlagPage = PageOf(FeatureFlag, 'FeatureFlagPage');
 
@@ -60,42 +61,42 @@ export class FeatureFlagResolver {
   }
 
   @FieldResolver(() => JSONObjectScalar)
-  filters(@Root() flag: FeatureFlag) {
+  filters(@Root() flag: FlagRoot) {
     return shownFilters(flag.filters);
   }
 
   @FieldResolver(() => JSONObjectScalar, { description: 'The normalised filters server SDKs receive and evaluation reads.' })
-  sdkFilters(@Root() flag: FeatureFlag) {
+  sdkFilters(@Root() flag: FlagRoot) {
     return servedFilters(flag.filters);
   }
 
   @FieldResolver(() => User, { nullable: true })
-  createdBy(@Root() flag: FeatureFlag, @Ctx() ctx: AppContext) {
+  createdBy(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
     return flag.createdBy ? ctx.loaders.user.load(flag.createdBy.id) : null;
   }
 
   @FieldResolver(() => Boolean)
-  isSimpleFlag(@Root() flag: FeatureFlag) {
+  isSimpleFlag(@Root() flag: FlagRoot) {
     return isSimpleFlag(flag.filters);
   }
 
   @FieldResolver(() => Float, { nullable: true })
-  rolloutPercentage(@Root() flag: FeatureFlag) {
+  rolloutPercentage(@Root() flag: FlagRoot) {
     return rolloutPercentage(flag.filters);
   }
 
   @FieldResolver(() => Boolean, { description: 'Whether the caller may change this flag.' })
-  canEdit(@Root() flag: FeatureFlag, @Ctx() ctx: AppContext) {
+  canEdit(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
     return ctx.loaders.canEditFlag.load(flag);
   }
 
   @FieldResolver(() => [Int], { description: 'Ids of the experiments using this flag, ascending.' })
-  experimentSet(@Root() flag: FeatureFlag, @Ctx() ctx: AppContext) {
+  experimentSet(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
     return ctx.loaders.flagExperimentIds.load(flag.id);
   }
 
   @FieldResolver(() => Int, { description: 'The project id (the upstream calls projects teams).' })
-  teamId(@Root() flag: FeatureFlag) {
+  teamId(@Root() flag: FlagRoot) {
     return flag.project.id;
   }
 

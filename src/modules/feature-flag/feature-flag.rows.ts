@@ -30,3 +30,11 @@ export function flagFromRow(row: Record<string, unknown>): FeatureFlag {
     version: Number(row.version),
   };
 }
+
+/**
+ * The type of a flag field resolver's `@Root()`. type-graphql turns a root that is not an instance
+ * of the parameter's reflected class into one (a MikroORM entity, built field by field through the
+ * ORM's property setters, for every field of every row); a mapped type reflects as `Object`, so
+ * the plain objects of flagFromRow reach resolvers as they are.
+ */
+export type FlagRoot = Readonly<FeatureFlag>;

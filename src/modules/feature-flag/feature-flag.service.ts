@@ -10,6 +10,7 @@ import { Experiment } from '../experiment/experiment.entity';
 import { User } from '../user/user.entity';
 import { FeatureFlag } from './feature-flag.entity';
 import { flagFromRow } from './feature-flag.rows';
+import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { validateFlagInput, type FlagChanges, type FlagValidationLookups, type WriteMode } from './feature-flag.validation';
 import { canEditFlags } from './feature-flag.permissions';
 
@@ -66,7 +67,7 @@ export const FeatureFlagService = {
 
   async create(ctx: AppContext, projectRef: unknown, input: unknown): Promise<FeatureFlag> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
-    return withUniqueKey(() => ctx.em.transactional((em) => createFlag(em, access, input)));
+    return changingDefinitions(access.project.id, () => withUniqueKey(() => ctx.em.transactional((em) => createFlag(em, access, input))));
   },
 
   /** PATCH (partial) and PUT (key required, conditions required). */
@@ -78,12 +79,14 @@ export const FeatureFlagService = {
     mode: Exclude<WriteMode, 'create'> = 'patch',
   ): Promise<FeatureFlag> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
-    return withUniqueKey(() =>
-      ctx.em.transactional(async (em) => {
-        // The row lock makes the version check and the write one step (§3.9).
-        const flag = await findFlag(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
-        return updateFlag(em, access, flag, input, mode);
-      }),
+    return changingDefinitions(access.project.id, () =>
+      withUniqueKey(() =>
+        ctx.em.transactional(async (em) => {
+          // The row lock makes the version check and the write one step (§3.9).
+          const flag = await findFlag(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
+          return updateFlag(em, access, flag, input, mode);
+        }),
+      ),
     );
   },
 };

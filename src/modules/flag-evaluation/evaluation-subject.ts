@@ -1,20 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EvaluationSubject } from '../../evaluation/evaluate-flag';
 import { storableText } from '../../db/sql';
-import { FeatureFlag } from '../feature-flag/feature-flag.entity';
-import { GroupTypeMapping } from '../group/group-type-mapping.entity';
+import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
+import { flagFromRow } from '../feature-flag/feature-flag.rows';
 
 
 /** The project's group types, index → name (evaluation.md §6). */
 export async function loadGroupTypes(em: EntityManager, projectId: number): Promise<Map<number, string>> {
-  const rows = await em.find(GroupTypeMapping, { project: projectId }, { orderBy: { groupTypeIndex: 'asc' } });
-  return new Map(rows.map((row) => [row.groupTypeIndex, row.groupType]));
+  const rows: Array<{ group_type_index: number; group_type: string }> = await em
+    .getConnection()
+    .execute('select group_type_index, group_type from group_type_mapping where project_id = ? order by group_type_index', [projectId]);
+  return new Map(rows.map((row) => [Number(row.group_type_index), row.group_type]));
 }
 
-/** What every evaluation and the SDK payload read: the non-deleted flags by id, and the group types. Two statements. */
-export async function loadFlagsAndGroupTypes(em: EntityManager, projectId: number) {
-  const flags = await em.find(FeatureFlag, { project: projectId, deleted: false }, { orderBy: { id: 'asc' } });
-  return { flags, groupTypes: await loadGroupTypes(em, projectId) };
+/** What every evaluation and the SDK payload read: the non-deleted flags by id, and the group types. Two statements, no unit of work. */
+export async function loadFlagsAndGroupTypes(em: EntityManager, projectId: number): Promise<{ flags: FeatureFlag[]; groupTypes: Map<number, string> }> {
+  const [rows, groupTypes] = await Promise.all([
+    em.getConnection().execute('select * from feature_flag where project_id = ? and not deleted order by id', [projectId]) as Promise<Array<Record<string, unknown>>>,
+    loadGroupTypes(em, projectId),
+  ]);
+  return { flags: rows.map(flagFromRow), groupTypes };
 }
 
 /**

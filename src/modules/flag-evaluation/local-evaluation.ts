@@ -6,7 +6,7 @@ import { loadFlagsAndGroupTypes } from './evaluation-subject';
 
 export interface Definitions {
   /** The exact bytes served: identical while nothing changes (fixed key order, flags by id, group types by index). */
-  body: string;
+  body: Buffer;
   etag: string;
 }
 
@@ -27,12 +27,12 @@ function minimalFlag(flag: FeatureFlag, projectId: number) {
 /** What server SDKs poll (evaluation.md §7): every non-deleted flag, inactive ones included, and every group type. */
 export async function localEvaluationDefinitions(em: EntityManager, projectId: number): Promise<Definitions> {
   const { flags, groupTypes } = await loadFlagsAndGroupTypes(em, projectId);
-  const body = JSON.stringify({
+  const body = Buffer.from(JSON.stringify({
     flags: flags.map((flag) => minimalFlag(flag, projectId)),
     group_type_mapping: Object.fromEntries([...groupTypes].map(([index, name]) => [String(index), name])),
     // SPEC-GAP: cohorts are not built yet, so no flag references one and `send_cohorts` has nothing to add.
     cohorts: {},
-  });
+  }));
   // SPEC-GAP: evaluation.md §7.3 asks for a strong ETag of the whole SHA-256; rest-flags.md §4.5 and
   // acceptance 43 for `W/"<first 32 hex>"`. The acceptance list decides; both forms revalidate.
   const etag = `W/"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;

@@ -1,3 +1,4 @@
+import { definitionsChanges } from '../flag-evaluation/definitions-changes';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CapturedEvent } from './capture.event';
 import { GroupWrites, groupTypesNamed, registerGroupTypes, withGroupKeys } from './ingestion.groups';
@@ -73,11 +74,13 @@ async function insertEvents(sql: Sql, projectId: number, rows: object[], now: Da
  */
 export async function ingestEvents(orm: MikroORM, projectId: number, events: CapturedEvent[], now: Date): Promise<void> {
   const wantedTypes = groupTypesNamed(events);
+  let typesRegistered = false;
   await inTransaction(orm, async (sql) => {
     const found = await lookUp(sql, projectId, events, wantedTypes.length > 0);
     const fresh = events.filter((event) => !found.stored.has(event.uuid) && (found.stored.add(event.uuid), true));
     if (fresh.length === 0) return;
     const groupTypes = await registerGroupTypes(sql, projectId, groupTypesNamed(fresh), found.groupTypes);
+    typesRegistered ||= groupTypes !== found.groupTypes;
     const persons = new PersonPlanner(sql, projectId, now);
     persons.load(found.owners);
     const groups = new GroupWrites();
@@ -98,4 +101,6 @@ export async function ingestEvents(orm: MikroORM, projectId: number, events: Cap
     }));
     await insertEvents(sql, projectId, rows, now);
   });
+  // A new group type changes the SDK definitions (their group_type_mapping).
+  if (typesRegistered) definitionsChanges.publish(projectId);
 }

@@ -6,6 +6,7 @@ import { FeatureFlagRoleAccess } from './feature-flag-role-access.entity';
 import { FeatureFlagRoleAccessService } from './feature-flag-role-access.service';
 import { Role } from './role.entity';
 import { FeatureFlagRoleAccessInput, PageArgsInput } from './role.inputs';
+import type { FlagRoot } from '../feature-flag/feature-flag.rows';
 
 const FeatureFlagRoleAccessPage = PageOf(FeatureFlagRoleAccess, 'FeatureFlagRoleAccessPage');
 
@@ -65,7 +66,7 @@ export class FeatureFlagRoleAccessResolver {
 @Resolver(() => FeatureFlag)
 export class FeatureFlagRoleAccessFieldResolver {
   @FieldResolver(() => [FeatureFlagRoleAccess], { description: 'The roles granted edit rights on this flag.' })
-  roleAccess(@Root() flag: FeatureFlag, @Ctx() ctx: AppContext) {
+  roleAccess(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
     return ctx.loaders.flagRoleAccess.load(flag.id);
   }
 }

@@ -1,0 +1,29 @@
+/**
+ * "A project's SDK definitions changed": published by a writer after its transaction commits (so
+ * the writer's next read sees the change), and by the database listener when another process
+ * commits one. Process-wide: a signal is only ever a reason to drop a cached copy, so one that
+ * reaches an app on another database costs a cache miss, never a wrong answer.
+ */
+type Listener = (projectId: number | null) => void;
+
+const listeners = new Set<Listener>();
+
+export const definitionsChanges = {
+  /** `null`: every project (the listener reconnected and may have missed signals). */
+  publish(projectId: number | null): void {
+    for (const listener of listeners) listener(projectId);
+  },
+  subscribe(listener: Listener): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+/** Runs a write that may change a project's flags or group types, and signals the change once it has ended (committed or not). */
+export async function changingDefinitions<T>(projectId: number, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } finally {
+    definitionsChanges.publish(projectId);
+  }
+}
