@@ -1,6 +1,5 @@
 import { defineConfig } from '@mikro-orm/postgresql';
 import { entities } from './src/db/entities';
-import { migrationsList } from './src/db/migrations';
 
 /**
  * One config for the app, the CLI and the tests. `clientUrl` is filled in at start: either
@@ -14,7 +13,8 @@ export function ormConfig(clientUrl: string, options: { poolSize?: number } = {}
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: options.poolSize ?? 10 },
-    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    // The list itself is added by src/db/migrate.ts when something is pending.
+    migrations: { transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Pretty-printed SQL and metadata caching are development conveniences we do not want at run time.
     metadataCache: { enabled: false },
   });

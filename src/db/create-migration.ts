@@ -2,12 +2,13 @@ import 'reflect-metadata';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../../mikro-orm.config';
 import { migrate } from './migrate';
+import { migrationsList } from './migrations';
 
 /**
  * Developer tool: diffs the entities against a database that has every committed migration
  * applied and writes the difference as a new TypeScript migration in src/db/migrations/.
  * Usage: DATABASE_URL=postgresql://…/scratch npm run migration:create
- * Then add the new class to src/db/migrations/index.ts.
+ * Then add its name to src/db/migrations/names.ts.
  */
 async function main() {
   const url = process.env.DATABASE_URL;
@@ -15,7 +16,7 @@ async function main() {
   const config = ormConfig(url);
   const orm = await MikroORM.init({
     ...config,
-    migrations: { ...config.migrations, path: 'src/db/migrations', emit: 'ts' },
+    migrations: { ...config.migrations, migrationsList, path: 'src/db/migrations', emit: 'ts' },
   });
   await migrate(orm);
   const { Migrator } = await import('@mikro-orm/migrations');

@@ -1,7 +1,25 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { migrationNames } from './migrations/names';
 
-/** Applies pending migrations; loads the migrator only when migrating. Imports no entities. */
+/** The migrations table's names; none before the first migration. */
+async function appliedMigrations(orm: MikroORM): Promise<Set<string>> {
+  const rows = (await orm.em
+    .getConnection()
+    .execute('select name from mikro_orm_migrations')
+    .catch(() => [])) as Array<{ name: string }>;
+  return new Set(rows.map((row) => row.name));
+}
+
+/**
+ * Applies pending migrations. An up-to-date database costs one query: the migrator and the
+ * migration classes are loaded only when something is pending. Imports no entities.
+ */
 export async function migrate(orm: MikroORM): Promise<void> {
+  const applied = await appliedMigrations(orm);
+  if (migrationNames.every((name) => applied.has(name))) return;
   const { Migrator } = await import('@mikro-orm/migrations');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { migrationsList } = require('./migrations') as typeof import('./migrations');
+  orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList });
   await new Migrator(orm.em).up();
 }
