@@ -10,6 +10,7 @@ import { Experiment } from '../experiment/experiment.entity';
 import { User } from '../user/user.entity';
 import { FeatureFlag } from './feature-flag.entity';
 import { flagFromRow } from './feature-flag.rows';
+import { userFromRow } from '../user/user.rows';
 import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { validateFlagInput, type FlagChanges, type FlagValidationLookups, type WriteMode } from './feature-flag.validation';
 import { canEditFlags } from './feature-flag.permissions';
@@ -34,7 +35,7 @@ export const FeatureFlagService = {
       .createQueryBuilder(FeatureFlag, 'f')
       .select(['f.*'])
       .addSelect(raw('count(*) over() as total_count'))
-      .addSelect(raw('array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids'))
+      .addSelect(raw(RIDERS))
       .where({ project: project.id, deleted: false });
     if (args.search) qb.andWhere({ $or: [{ key: { $ilike: containsPattern(args.search) } }, { name: { $ilike: containsPattern(args.search) } }] });
     if (args.active !== undefined && args.active !== null) qb.andWhere({ active: args.active });
@@ -91,17 +92,25 @@ export const FeatureFlagService = {
   },
 };
 
-/** A read-only flag, no unit of work: `experiment_set` rides on the row and primes its loader. */
-function readFlagRow(ctx: AppContext, { experiment_ids: experimentIds, total_count: _, ...row }: Record<string, unknown>): FeatureFlag {
+/**
+ * What rides on each flag row so a read costs no statement per relation: `experiment_set`, and
+ * the creator (as JSON, so its columns cannot clash with the flag's). Both prime their loaders,
+ * which stay the one way field resolvers reach them.
+ */
+const RIDERS = `array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids,
+  (select to_jsonb(u) from app_user u where u.id = f.created_by_id) as creator`;
+
+/** A read-only flag, no unit of work. */
+function readFlagRow(ctx: AppContext, { experiment_ids: experimentIds, creator, total_count: _, ...row }: Record<string, unknown>): FeatureFlag {
   const flag = flagFromRow(row);
   ctx.loaders.flagExperimentIds.prime(flag.id, (experimentIds as number[]).map(Number));
+  if (creator) ctx.loaders.user.prime(flag.createdBy!.id, userFromRow(creator as Record<string, unknown>));
   return flag;
 }
 
 async function readOneFlag(ctx: AppContext, where: string, params: unknown[]): Promise<FeatureFlag> {
   const rows: Array<Record<string, unknown>> = await ctx.em.execute(
-    `select f.*, array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids
-       from feature_flag f where ${where}`,
+    `select f.*, ${RIDERS} from feature_flag f where ${where}`,
     params,
   );
   if (rows.length === 0) throw requestErrors.notFound();
