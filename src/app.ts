@@ -7,6 +7,7 @@ import { listenForChanges } from './db/change-listener';
 import { AppError, requestErrors, translate } from './errors';
 import { apolloMiddleware } from './graphql/apollo-koa';
 import { formatGraphQLError, isInternal } from './graphql/errors';
+import { apolloLimits } from './graphql/limits';
 import { buildAppSchema } from './graphql/schema';
 import { captureHandler } from './modules/ingestion/capture.handler';
 import { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
@@ -67,6 +68,8 @@ export async function createApp({ orm, logger, trustProxy = false, changesUrl }:
   const schema = await buildAppSchema();
   const apollo = new ApolloServer<AppContext>({
     schema,
+    // Size, depth, alias and cost limits for every document, introspection included (src/graphql/limits.ts).
+    ...apolloLimits,
     introspection: true,
     // Keys travel in headers, never cookies, so there is no cross-site request to forge.
     csrfPrevention: false,

@@ -91,6 +91,13 @@ export const fieldErrors = {
   /** PostgreSQL stores no NUL in text or jsonb; upstream (DRF) refuses it in text fields with this message. */
   nullCharacters: (attr: string) =>
     new ValidationError('null_characters_not_allowed', 'Null characters are not allowed.', attr),
+  /** Nor a lone surrogate (half of a UTF-16 pair); DRF's CharField refuses them with this message. */
+  surrogateCharacters: (attr: string, codeUnit: number) =>
+    new ValidationError(
+      'surrogate_characters_not_allowed',
+      `Surrogate characters are not allowed: U+${codeUnit.toString(16).toUpperCase()}.`,
+      attr,
+    ),
 };
 
 export const requestErrors = {

@@ -1,6 +1,14 @@
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import type { Middleware } from 'koa';
 import type { AppContext } from '../context';
+import { checkQueryText } from './limits';
+
+/** The query text of a GET (`?query=`) or POST (JSON body `query`) request, whatever its type. */
+function queryText(ctx: Parameters<Middleware>[0]): unknown {
+  if (ctx.method === 'GET') return new URLSearchParams(ctx.querystring).get('query');
+  const body = ctx.request.body as { query?: unknown } | undefined;
+  return body && typeof body === 'object' ? body.query : undefined;
+}
 
 /**
  * Apollo on Koa in a few lines over `executeHTTPGraphQLRequest` (the official integration is
@@ -12,9 +20,17 @@ export function apolloMiddleware(server: ApolloServer<AppContext>, makeContext: 
     for (const [name, value] of Object.entries(ctx.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
+    // A document too big to parse safely, or costly to validate, is refused before Apollo reads it
+    // (src/graphql/limits.ts). Thrown from the context callback, which Apollo calls before reading the
+    // operation, the refusal is answered as Apollo answers any error: the negotiated content type,
+    // formatError, and the error's own status (400).
+    const refused = checkQueryText(queryText(ctx));
     const response = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: ctx.method.toUpperCase(), headers, search: ctx.querystring, body: ctx.request.body },
-      context: async () => makeContext(ctx),
+      context: async () => {
+        if (refused) throw refused;
+        return makeContext(ctx);
+      },
     });
     for (const [name, value] of response.headers) ctx.set(name, value);
     ctx.status = response.status ?? 200;

@@ -1,9 +1,20 @@
+import * as Bourne from '@hapi/bourne';
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
 import { requestErrors } from '../errors';
-import { exceedsJsonDepth } from '../validation/fields';
+import { exceedsJsonDepth, jsonTextNestsDeeperThan } from '../validation/fields';
 
 export const MAX_BODY_BYTES = 1_048_576;
+
+/** The media types read as JSON (the body parser's own list). */
+const JSON_TYPES = [
+  'application/json',
+  'application/json-patch+json',
+  'application/vnd.api+json',
+  'application/csp-report',
+  'application/reports+json',
+  'application/scim+json',
+];
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers['content-length'];
@@ -11,16 +22,31 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 }
 
 /**
+ * JSON text nested deeper than MAX_JSON_DEPTH is refused before it is parsed: parsing would build the
+ * whole structure first (a 1 MiB body of `[` is a million nested arrays, half a second and tens of MB).
+ * `__proto__` keys are refused as before (the parser's `protoAction: 'error'`).
+ */
+function parseJson(text: string): unknown {
+  if (jsonTextNestsDeeperThan(text)) throw requestErrors.parse();
+  try {
+    return Bourne.parse(text, { protoAction: 'error' });
+  } catch {
+    throw requestErrors.parse();
+  }
+}
+
+/**
  * JSON or form bodies up to 1 MiB (rest-flags.md §1.2); other media types with a body are 415.
  * The limit is enforced while streaming, so an oversized body is never buffered whole. An empty
- * body is `{}`; JSON nested too deep to handle safely is a parse error (see MAX_JSON_DEPTH).
+ * body is `{}`; JSON nested too deep to handle safely is a parse error (see MAX_JSON_DEPTH). JSON
+ * bodies are read as text and parsed here, so their depth is known before anything is built.
  */
 export function parseBody(): Middleware {
   const parser = bodyParser({
-    enableTypes: ['json', 'form'],
-    jsonLimit: MAX_BODY_BYTES,
+    enableTypes: ['text', 'form'],
+    extendTypes: { text: JSON_TYPES },
+    textLimit: MAX_BODY_BYTES,
     formLimit: MAX_BODY_BYTES,
-    jsonStrict: false,
     parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
     onError: (error) => {
       const status = (error as { status?: number }).status;
@@ -33,8 +59,10 @@ export function parseBody(): Middleware {
       ctx.state.bodyIsForm = ctx.is('urlencoded') !== false;
     }
     return parser(ctx, async () => {
+      const body: unknown = ctx.request.body;
       if (ctx.request.rawBody === '') ctx.request.body = {};
-      else if (exceedsJsonDepth(ctx.request.body)) throw requestErrors.parse();
+      else if (typeof body === 'string') ctx.request.body = parseJson(body);
+      else if (exceedsJsonDepth(body)) throw requestErrors.parse();
       return next();
     });
   };

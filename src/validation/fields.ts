@@ -33,27 +33,47 @@ export function parseString(
   if (options.trim !== false) text = text.trim();
   if (!text && !options.allowBlank) throw fieldErrors.blank(attr);
   if (options.maxLength !== undefined && text.length > options.maxLength) throw fieldErrors.maxLength(attr, options.maxLength);
-  if (text.includes('\u0000')) throw fieldErrors.nullCharacters(attr);
+  refuseUnstorableText(text, attr);
   return text;
 }
 
-/** Whether any string of a JSON value, object keys included, holds a NUL (which PostgreSQL cannot store). */
-export function containsNul(value: unknown): boolean {
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** What in `text` PostgreSQL cannot store: a NUL, or the first lone surrogate's code unit. */
+function unstorableIn(text: string): 'nul' | number | null {
+  if (text.includes('\u0000')) return 'nul';
+  const surrogate = LONE_SURROGATE.exec(text);
+  return surrogate ? surrogate[0].charCodeAt(0) : null;
+}
+
+/**
+ * SPEC-GAP: PostgreSQL's text and jsonb hold no NUL and no lone surrogate (UTF-16 half of a pair,
+ * `"\ud800"` in JSON): NUL answers DRF's `null_characters_not_allowed`, a lone surrogate DRF's
+ * `surrogate_characters_not_allowed` ("Surrogate characters are not allowed: U+D800."), before
+ * any write is tried.
+ */
+export function refuseUnstorableText(text: string, attr: string): void {
+  const found = unstorableIn(text);
+  if (found === 'nul') throw fieldErrors.nullCharacters(attr);
+  if (found !== null) throw fieldErrors.surrogateCharacters(attr, found);
+}
+
+/** The same rule over every string of a JSON value, object keys included; the first offender answers. */
+export function refuseUnstorableJson(value: unknown, attr: string): void {
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const item = pending.pop();
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) return true;
+      refuseUnstorableText(item, attr);
     } else if (Array.isArray(item)) {
-      for (const element of item) pending.push(element);
+      for (let i = item.length - 1; i >= 0; i--) pending.push(item[i]);
     } else if (item !== null && typeof item === 'object') {
-      for (const [key, element] of Object.entries(item)) {
-        if (key.includes('\u0000')) return true;
+      for (const [key, element] of Object.entries(item).reverse()) {
         pending.push(element);
+        pending.push(key);
       }
     }
   }
-  return false;
 }
 
 /**
@@ -61,6 +81,28 @@ export function containsNul(value: unknown): boolean {
  * unparseable there, and here it would overflow the stack of whatever serialises it next.
  */
 export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `limit`, read from the text itself (one pass,
+ * no recursion, nothing built), so a body can be refused before `JSON.parse` spends time and memory on
+ * it. Brackets inside strings do not count. On text that is not JSON the answer is still an upper
+ * bound of what a parser would build before failing, so a false answer makes parsing safe.
+ */
+export function jsonTextNestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
 
 /** Whether a parsed JSON value nests objects and lists more than `limit` levels deep. */
 export function exceedsJsonDepth(value: unknown, limit = MAX_JSON_DEPTH): boolean {

@@ -1,5 +1,5 @@
 import { fieldErrors, ValidationError } from '../../errors';
-import { parseBoolean, parseDateTime, parseString, hasField } from '../../validation/fields';
+import { parseBoolean, parseDateTime, parseString, hasField, refuseUnstorableJson } from '../../validation/fields';
 import { isPlainObject } from '../../validation/python';
 
 /** A validated experiment write: only the fields the client sent, in stored form. */
@@ -60,11 +60,13 @@ export function validateExperimentInput(input: Record<string, unknown>, mode: 'c
   if (hasField(input, 'secondaryMetrics')) {
     const metrics = input.secondaryMetrics;
     if (metrics !== null && !Array.isArray(metrics)) throw invalid('secondary_metrics must be a list', 'secondary_metrics');
+    refuseUnstorableJson(metrics, 'secondary_metrics');
     out.secondaryMetrics = metrics ?? [];
   }
   if (hasField(input, 'filters')) {
     if (input.filters === null) throw fieldErrors.null('filters');
     if (!isPlainObject(input.filters)) throw invalid('filters must be a JSON object', 'filters');
+    refuseUnstorableJson(input.filters, 'filters');
     out.filters = input.filters;
   }
   if (hasField(input, 'archived')) out.archived = asInvalid(() => parseBoolean(input.archived, 'archived')!);
@@ -96,6 +98,7 @@ function validateParameters(value: unknown): Record<string, unknown> {
   if (index !== undefined && index !== null && !(Number.isInteger(index) && (index as number) >= 0 && (index as number) <= 4)) {
     throw invalid('aggregation_group_type_index must be an integer between 0 and 4', 'parameters');
   }
+  refuseUnstorableJson(value, 'parameters');
   return value;
 }
 

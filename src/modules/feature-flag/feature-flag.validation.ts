@@ -1,5 +1,5 @@
 import { fieldErrors, ValidationError } from '../../errors';
-import { containsNul, requireObject, parseBoolean, parseDateTime, parseInteger, parseList, parseString, hasField } from '../../validation/fields';
+import { refuseUnstorableJson, refuseUnstorableText, requireObject, parseBoolean, parseDateTime, parseInteger, parseList, parseString, hasField } from '../../validation/fields';
 import { isPlainObject, pyTypeName } from '../../validation/python';
 import { validateFlagFilters, type CohortInfo } from './flag-filters.validation';
 
@@ -52,7 +52,7 @@ export async function validateFlagInput(body: unknown, mode: WriteMode, lookups:
     // A PATCH whose filters has no `groups` key leaves the stored filters alone (§3.3).
     if (mode !== 'patch' || hasField(filters, 'groups')) {
       await validateFlagFilters(filters, { requireGroups: mode !== 'patch', loadCohorts: lookups.loadCohorts });
-      if (containsNul(filters)) throw fieldErrors.nullCharacters('filters');
+      refuseUnstorableJson(filters, 'filters');
       out.filters = filters;
     }
   }
@@ -65,7 +65,7 @@ export async function validateFlagInput(body: unknown, mode: WriteMode, lookups:
     });
   }
   if (hasField(input, 'rollbackConditions')) {
-    if (containsNul(input.rollbackConditions)) throw fieldErrors.nullCharacters('rollback_conditions');
+    refuseUnstorableJson(input.rollbackConditions, 'rollback_conditions');
     out.rollbackConditions = input.rollbackConditions ?? null;
   }
   if (hasField(input, 'performedRollback')) {
@@ -99,7 +99,7 @@ function parseTags(value: unknown): string[] {
     if (typeof item !== 'string') throw fieldErrors.notAString('tags');
     const tag = item.trim().toLowerCase();
     if (tag.length > 255) throw fieldErrors.maxLength('tags', 255);
-    if (tag.includes('\u0000')) throw fieldErrors.nullCharacters('tags');
+    refuseUnstorableText(tag, 'tags');
     if (tag) tags.add(tag);
   }
   return [...tags].sort();

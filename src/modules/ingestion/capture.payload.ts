@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from '../../validation/fields';
+import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../validation/fields';
 import { parseTimestamp } from './capture.timestamp';
 import { captureErrors } from './ingestion.errors';
 
@@ -14,23 +14,6 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const firstText = (...values: unknown[]) => values.find((v): v is string => typeof v === 'string' && v !== '') ?? null;
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
-
-/** Whether valid JSON text nests objects and arrays deeper than `limit` (checked on the text: no recursion). */
-function nestsDeeperThan(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > limit) return true;
-    } else if (c === 93 || c === 125) depth--;
-  }
-  return false;
-}
 
 const UNSTORABLE_ESCAPE = /\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -51,13 +34,14 @@ function sanitize(value: unknown): unknown {
 /** ingestion.md §1.2 steps 4–6: the JSON, its events, token and sent_at. */
 export function parseCapturePayload(text: string, query: Record<string, unknown>): CapturePayload {
   if (text.trim() === '') throw captureErrors.noData();
+  // Depth first, on the text: parsing 20 MB of `[` would build ten million nested arrays before any check.
+  if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH)) throw captureErrors.malformed(`Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw captureErrors.malformed(`Invalid JSON: ${(error as Error).message}`);
   }
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw captureErrors.malformed(`Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
   if (UNSTORABLE_ESCAPE.test(text)) value = sanitize(value);
 
   let items: unknown[];

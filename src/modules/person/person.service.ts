@@ -8,8 +8,6 @@ import type { PersonListArgs } from './person.inputs';
 import { Person } from './person.entity';
 import { isUuid } from '../../validation/fields';
 
-const MAX_BIGINT = 9_223_372_036_854_775_807n;
-
 /** Reads of persons (ingestion.md §6); persons are written only by ingestion. */
 export const PersonService = {
   async list(ctx: AppContext, projectRef: unknown, args: PersonListArgs): Promise<Page<Person>> {
@@ -37,7 +35,10 @@ export const PersonService = {
   async get(ctx: AppContext, projectRef: unknown, ref: string): Promise<Person> {
     const { project } = await accessProject(ctx, projectRef, 'person:read');
     const text = ref.trim();
-    const where = /^\d{1,19}$/.test(text) && BigInt(text) <= MAX_BIGINT ? { id: Number(text) } : isUuid(text) ? { uuid: text.toLowerCase() } : null;
+    // Ids are read as JavaScript numbers (the entity maps bigint so), so only safe integers can name a
+    // person; a larger one would be rounded to some other id (or past bigint's range, a database error).
+    const id = /^\d+$/.test(text) ? Number(text) : null;
+    const where = id !== null && Number.isSafeInteger(id) ? { id } : isUuid(text) ? { uuid: text.toLowerCase() } : null;
     const person = where && (await ctx.em.findOne(Person, { project: project.id, ...where }));
     if (!person) throw requestErrors.notFound();
     return person;

@@ -1,0 +1,116 @@
+import { gzipSync } from 'node:zlib';
+import type { World } from '../helpers/factories';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { capture } from '../ingestion/capture-helpers';
+
+/**
+ * Regressions of the reliability issue: every endpoint that reads a body parsed the whole JSON text
+ * before looking at its depth, so a 20 KB gzip inflating to an array nested ten million levels
+ * deep froze the process for seconds and added a gigabyte of heap before its 400. Depth is now read
+ * from the text first; the JSON parser never sees such a body (spied on, in this process).
+ */
+let app: TestApp;
+let world: World;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  world = await app.factories.world();
+});
+afterAll(() => app.close());
+
+/** Runs `action`, answering the longest text JSON.parse was given meanwhile (the service runs in this process). */
+async function longestParsed(action: () => Promise<unknown>): Promise<number> {
+  const spy = jest.spyOn(JSON, 'parse');
+  try {
+    await action();
+    return Math.max(0, ...spy.mock.calls.map(([text]) => (typeof text === 'string' ? text.length : 0)));
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+const PARSE_ERROR = { type: 'invalid_request', code: 'parse_error', detail: 'JSON parse error - request body is not valid JSON.', attr: null };
+// Unterminated on purpose: a parser reaches the end only after building every level.
+const DEEP = '['.repeat(10_000_000);
+
+describe('capture endpoints (no key)', () => {
+  const deepDetail = 'Malformed request data: Invalid JSON: nested deeper than 1000 levels';
+
+  it.each(['/batch/', '/capture/', '/e/'])('regression: %s refuses a gzip bomb of nested arrays before parsing it', async (path) => {
+    const body = gzipSync(DEEP, { level: 9 });
+    expect(body.length).toBeLessThan(25_000);
+    let res: Awaited<ReturnType<typeof capture>> | undefined;
+    const started = Date.now();
+    const longest = await longestParsed(async () => {
+      res = await capture(app, `${path}?token=${world.project.apiToken}`, body, { headers: { 'content-encoding': 'gzip' } });
+    });
+    expect(res!.status).toBe(400);
+    expect(res!.body).toMatchObject({ code: 'invalid_payload', detail: deepDetail });
+    expect(longest).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
+  it('refuses the same in a form body, base64 and gzip-js encoded, and raw base64', async () => {
+    const gzipped = gzipSync('['.repeat(2_000_000)).toString('base64');
+    const bodies: Array<[string, string, string]> = [
+      ['/e/', new URLSearchParams({ data: gzipped, compression: 'gzip-js' }).toString(), 'application/x-www-form-urlencoded'],
+      ['/e/', new URLSearchParams({ data: Buffer.from('['.repeat(100_000)).toString('base64') }).toString(), 'application/x-www-form-urlencoded'],
+      ['/batch/?compression=base64', Buffer.from('['.repeat(100_000)).toString('base64'), 'text/plain'],
+    ];
+    for (const [path, body, type] of bodies) {
+      let res: Awaited<ReturnType<typeof capture>> | undefined;
+      const longest = await longestParsed(async () => {
+        res = await capture(app, path, body, { headers: { 'content-type': type } });
+      });
+      expect({ path, status: res!.status, detail: res!.body.detail }).toEqual({ path, status: 400, detail: deepDetail });
+      expect(longest).toBeLessThan(1_000);
+    }
+  });
+
+  it('still stores events nested 500 levels deep', async () => {
+    const deep = JSON.parse(`${'['.repeat(499)}1${']'.repeat(499)}`);
+    const res = await capture(app, '/batch/', { api_key: world.project.apiToken, batch: [{ event: 'deep', distinct_id: 'deep-1', properties: { deep } }] });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('REST and /graphql bodies', () => {
+  const deepBody = '['.repeat(1_000_000);
+
+  it.each([
+    ['a flag create', () => `/api/projects/${world.project.id}/feature_flags/`],
+    ['/graphql', () => '/graphql'],
+  ])('regression: %s refuses a 1 MiB body of nested arrays before parsing it', async (_label, path) => {
+    let res: Awaited<ReturnType<TestApp['request']>> | undefined;
+    const longest = await longestParsed(async () => {
+      res = await app.request(path(), { method: 'POST', key: world.owner.key, body: deepBody });
+    });
+    expect(res!.status).toBe(400);
+    expect(res!.body).toEqual(PARSE_ERROR);
+    expect(longest).toBeLessThan(1_000);
+  });
+
+  it('keeps the rules it had: 1000 levels pass, `__proto__` keys and bad JSON are parse errors, an empty body is {}', async () => {
+    const flags = `/api/projects/${world.project.id}/feature_flags/`;
+    const deep = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    const ok = await app.request(flags, { method: 'POST', key: world.owner.key, body: `{"key":"deep-ok","rollback_conditions":${deep(999)}}` });
+    expect(ok.status).toBe(201);
+    const tooDeep = await app.request(flags, { method: 'POST', key: world.owner.key, body: `{"key":"deep-no","rollback_conditions":${deep(1000)}}` });
+    expect(tooDeep.body).toEqual(PARSE_ERROR);
+    // Brackets inside strings do not count.
+    const quoted = await app.request(flags, { method: 'POST', key: world.owner.key, body: JSON.stringify({ key: 'quoted', name: '['.repeat(5000) }) });
+    expect(quoted.status).toBe(201);
+    for (const body of ['{"key":"proto","__proto__":{"x":1}}', '{bad', '{"a":"\\"}', '   ']) {
+      const res = await app.request(flags, { method: 'POST', key: world.owner.key, body });
+      expect({ body, res: res.body }).toEqual({ body, res: PARSE_ERROR });
+    }
+    const empty = await app.request(flags, { method: 'POST', key: world.owner.key, body: '' , headers: { 'content-type': 'application/json' } });
+    expect(empty.body).toMatchObject({ attr: 'key', code: 'required' });
+    const gzipped = await fetch(`${app.baseUrl}${flags}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${world.owner.key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ key: 'gzipped-body' })),
+    });
+    expect(gzipped.status).toBe(201);
+  });
+});
