@@ -6,7 +6,7 @@ import {
   isScalarType,
   type GraphQLSchema,
 } from 'graphql';
-import { exceedsJsonDepth } from '../validation/fields';
+import { jsonTextNestsDeeperThan } from '../validation/fields';
 import { isPlainObject } from '../validation/python';
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -32,10 +32,10 @@ export function restInput(schema: GraphQLSchema, typeName: string, body: unknown
     let value = source[wireName];
     const fieldType = getNullableType(field.type);
     const isStructured = isListType(fieldType) || (isScalarType(getNamedType(fieldType)) && getNamedType(fieldType).name.startsWith('JSON'));
-    if (isForm && isStructured && typeof value === 'string') {
+    // Nesting is counted on the text first: parsing a deep one would build it all before refusing it.
+    if (isForm && isStructured && typeof value === 'string' && !jsonTextNestsDeeperThan(value)) {
       try {
-        const parsed: unknown = JSON.parse(value);
-        if (!exceedsJsonDepth(parsed)) value = parsed;
+        value = JSON.parse(value);
       } catch {
         // Left as text: validation names the field's expected type.
       }
