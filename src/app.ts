@@ -4,6 +4,7 @@ import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { createContext, type AppContext, type AppServices } from './context';
 import { listenForChanges } from './db/change-listener';
+import { readCorsOrigins, readRateLimitConfig, type RateLimitConfig } from './config';
 import { AppError, requestErrors, translate } from './errors';
 import { apolloMiddleware } from './graphql/apollo-koa';
 import { formatGraphQLError, isInternal } from './graphql/errors';
@@ -15,6 +16,9 @@ import { localEvaluationDefinitions } from './modules/flag-evaluation/local-eval
 import { restRouter } from './rest/adapter';
 import { parseBody } from './rest/body';
 import { routes } from './rest/routes';
+import { redactUrl, requestLogging, safeLogger } from './http/logging';
+import { createRateLimiter } from './http/rate-limit';
+import { adminCors, securityHeaders } from './http/security';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -27,6 +31,10 @@ export interface AppDeps {
    * are the only changes, and they invalidate caches directly.
    */
   changesUrl?: string;
+  /** Rate limits (rest-flags.md §1.6); default: from the environment (src/config.ts). */
+  rateLimit?: RateLimitConfig;
+  /** Origins the admin API answers CORS for; default: CORS_ORIGINS (none = CORS off). */
+  corsOrigins?: string[];
 }
 
 /** Outermost: any throw becomes `{type, code, detail, attr}`; a 500 shows no internals. */
@@ -36,7 +44,7 @@ function errorMiddleware(logger: Logger): Middleware {
       await next();
     } catch (error) {
       const appError = translate(error);
-      if (!(error instanceof AppError)) logger.error({ err: error, method: ctx.method, url: ctx.url }, 'unhandled error');
+      if (!(error instanceof AppError)) logger.error({ err: error, method: ctx.method, url: redactUrl(ctx.url) }, 'unhandled error');
       ctx.set(appError.headers);
       if (appError.emptyBody) {
         ctx.body = '';
@@ -64,7 +72,16 @@ function contextFactory(services: AppServices) {
 }
 
 /** The Koa app, not listening. Middleware order lives here. */
-export async function createApp({ orm, logger, trustProxy = false, changesUrl }: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
+export async function createApp({
+  orm,
+  logger: givenLogger,
+  trustProxy = false,
+  changesUrl,
+  rateLimit = readRateLimitConfig(),
+  corsOrigins = readCorsOrigins(),
+}: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
+  // Error serializer without SQL values, credentials censored (src/http/logging.ts).
+  const logger = safeLogger(givenLogger);
   const schema = await buildAppSchema();
   const apollo = new ApolloServer<AppContext>({
     schema,
@@ -85,7 +102,12 @@ export async function createApp({ orm, logger, trustProxy = false, changesUrl }:
   const listener = changesUrl ? listenForChanges(changesUrl, logger, (listening) => definitions.setTrusted(listening)) : null;
   await listener?.ready;
   const makeContext = contextFactory({ em: orm.em, definitions });
+  const limiter = await createRateLimiter({ config: rateLimit, logger, makeContext });
+  const cors = adminCors(corsOrigins);
   const app = new Koa({ proxy: trustProxy });
+  // X-Request-Id and the access log, then security headers: outside the error middleware, so errors get both.
+  app.use(requestLogging(logger));
+  app.use(securityHeaders());
   app.use(errorMiddleware(logger));
   app.use(async (ctx, next) => {
     if (ctx.path !== '/_health' || ctx.method !== 'GET') return next();
@@ -94,7 +116,10 @@ export async function createApp({ orm, logger, trustProxy = false, changesUrl }:
   });
   // The capture endpoints read (and decompress) their own bodies: before the REST body parser.
   app.use(captureHandler(orm, logger));
+  if (cors) app.use(cors);
   app.use(parseBody());
+  // After the body parser (a key may be in the body), before anything that serves: §1.3 check 3.
+  app.use(limiter.middleware);
   const graphql = apolloMiddleware(apollo, makeContext);
   app.use(async (ctx, next) => (ctx.path === '/graphql' || ctx.path === '/graphql/' ? graphql(ctx, next) : next()));
   const router = restRouter(schema, routes, makeContext);
@@ -106,6 +131,7 @@ export async function createApp({ orm, logger, trustProxy = false, changesUrl }:
     app,
     async stop() {
       await apollo.stop();
+      await limiter.close();
       await listener?.close();
       definitions.close();
     },

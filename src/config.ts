@@ -6,9 +6,93 @@ export interface Config {
   dataDir: string;
   trustProxy: boolean;
   logLevel: string;
+  rateLimit: RateLimitConfig;
+  /** Origins the admin API answers CORS for; empty = CORS off (the capture endpoints answer their own). */
+  corsOrigins: string[];
+  /** PostgreSQL `statement_timeout` of every pooled connection, ms; 0 = none. */
+  statementTimeoutMs: number;
+  /** Node's `server.requestTimeout` (receiving the whole request), ms; 0 = none. */
+  requestTimeoutMs: number;
+  /** Node's `server.headersTimeout` (receiving the headers), ms; at most requestTimeoutMs. */
+  headersTimeoutMs: number;
+}
+
+/** rest-flags.md §1.6, plus a bucket of our own for failed credentials per client address. */
+export interface RateLimitConfig {
+  /** RATE_LIMIT_ENABLED=false turns every bucket off, and with them the RateLimit-* headers. */
+  enabled: boolean;
+  /** Personal-key requests per key per 60 s (local evaluation excepted). */
+  burstPerMinute: number;
+  /** Personal-key requests per key per 3600 s (local evaluation excepted). */
+  sustainedPerHour: number;
+  /** Local-evaluation requests per project per 60 s, any credential. */
+  localEvaluationPerMinute: number;
+  /** Failed credentials (unknown key, token or secret) per client IP per 60 s; past it, 429 instead of 401. */
+  badCredentialsPerMinute: number;
+  /** Share the budgets between processes through Redis; unset = each process counts in memory. */
+  redisUrl?: string;
+  /** Prefix of every Redis key the limiter writes. */
+  redisPrefix: string;
+}
+
+export const RATE_LIMIT_DEFAULTS: RateLimitConfig = {
+  enabled: true,
+  burstPerMinute: 480,
+  sustainedPerHour: 4800,
+  localEvaluationPerMinute: 600,
+  badCredentialsPerMinute: 100,
+  redisPrefix: 'flagship:ratelimit:',
+};
+
+const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+/** A whole number from the environment: the default when unset or blank, else refused loudly. */
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
+    throw new Error(`${name} must be a whole number of at least ${min}, got "${text}"`);
+  }
+  return Number(text);
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const text = env[name]?.trim().toLowerCase();
+  if (!text) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(text)) return true;
+  if (['false', '0', 'no', 'off'].includes(text)) return false;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+export function readRateLimitConfig(env: NodeJS.ProcessEnv = process.env): RateLimitConfig {
+  return {
+    enabled: flag(env, 'RATE_LIMIT_ENABLED', RATE_LIMIT_DEFAULTS.enabled),
+    burstPerMinute: integer(env, 'RATE_LIMIT_BURST_PER_MINUTE', RATE_LIMIT_DEFAULTS.burstPerMinute, 1),
+    sustainedPerHour: integer(env, 'RATE_LIMIT_SUSTAINED_PER_HOUR', RATE_LIMIT_DEFAULTS.sustainedPerHour, 1),
+    localEvaluationPerMinute: integer(env, 'RATE_LIMIT_LOCAL_EVALUATION_PER_MINUTE', RATE_LIMIT_DEFAULTS.localEvaluationPerMinute, 1),
+    badCredentialsPerMinute: integer(env, 'RATE_LIMIT_BAD_CREDENTIALS_PER_MINUTE', RATE_LIMIT_DEFAULTS.badCredentialsPerMinute, 1),
+    redisUrl: env.REDIS_URL?.trim() || undefined,
+    redisPrefix: env.RATE_LIMIT_REDIS_PREFIX?.trim() || RATE_LIMIT_DEFAULTS.redisPrefix,
+  };
+}
+
+/** CORS_ORIGINS: a comma list of origins (`https://admin.example.com`), or `*`; unset = none. */
+export function readCorsOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+}
+
+export function readStatementTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0);
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 0);
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 0);
   return {
     port: Number(env.PORT ?? 8000),
     host: env.HOST ?? '127.0.0.1',
@@ -16,5 +100,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR ?? '.data',
     trustProxy: env.TRUST_PROXY === 'true',
     logLevel: env.LOG_LEVEL ?? 'info',
+    rateLimit: readRateLimitConfig(env),
+    corsOrigins: readCorsOrigins(env),
+    statementTimeoutMs: readStatementTimeoutMs(env),
+    requestTimeoutMs,
+    // Node refuses a headers timeout above the request timeout.
+    headersTimeoutMs: requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs ? requestTimeoutMs : headersTimeoutMs,
   };
 }

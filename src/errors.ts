@@ -125,7 +125,21 @@ export const requestErrors = {
   },
   conflict: (detail: string) => new AppError(409, 'server_error', 'conflict', detail),
   internal: () => new AppError(500, 'server_error', 'error', 'A server error occurred.'),
+  /** rest-flags.md §1.6: `seconds` is the Retry-After value (at least 1). */
+  throttled: (seconds: number) =>
+    new AppError(
+      429,
+      'throttled_error',
+      'throttled',
+      `Request was throttled. Expected available in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
+    ).withHeader('Retry-After', String(seconds)),
+  /** A statement outlived STATEMENT_TIMEOUT_MS (or waited too long for a lock): the server's fault, not the client's. */
+  databaseTimeout: () =>
+    new AppError(503, 'server_error', 'service_unavailable', 'The database took too long to answer. Please try again later.'),
 };
+
+/** PostgreSQL's query_canceled (statement_timeout) and lock_not_available (lock_timeout). */
+const DATABASE_TIMEOUT_STATES = new Set(['57014', '55P03']);
 
 export const authErrors = {
   notAuthenticated: () =>
@@ -176,6 +190,7 @@ export function translate(error: unknown): AppError {
   const e = error as { status?: number; type?: string; expose?: boolean; message?: string; name?: string };
   // Errors thrown by the body parser (co-body / raw-body / http-errors).
   if (e && typeof e === 'object') {
+    if (DATABASE_TIMEOUT_STATES.has(String((e as { code?: unknown }).code))) return requestErrors.databaseTimeout();
     if (e.type === 'entity.too.large' || e.status === 413) return requestErrors.tooLarge(1048576);
     if (e.type === 'entity.parse.failed' || (e.status === 400 && e.name === 'SyntaxError')) return requestErrors.parse();
     if (e.status === 415) return requestErrors.unsupportedMediaType('unknown');

@@ -1,25 +1,45 @@
 import './production';
 import 'reflect-metadata';
 import { createServer } from 'node:http';
-import pino from 'pino';
 import { createApp } from './app';
 import { readConfig } from './config';
 import { openDatabase } from './db/database';
+import { createLogger } from './http/logging';
 
 /** read env → open database (embedded or DATABASE_URL) → createApp → listen. */
 async function main() {
   const config = readConfig();
-  const logger = pino({ level: config.logLevel });
+  // JSON lines; database errors logged without SQL values, credentials censored, request ids attached.
+  const logger = createLogger(config.logLevel);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const { app, stop } = await createApp({
     orm: database.orm,
     logger,
     trustProxy: config.trustProxy,
     changesUrl: config.databaseUrl,
+    rateLimit: config.rateLimit,
+    corsOrigins: config.corsOrigins,
   });
-  const server = createServer(app.callback());
+  // A client gets REQUEST_TIMEOUT_MS to send a whole request and HEADERS_TIMEOUT_MS for its headers
+  // (then 408 and the socket closes); checked every second rather than Node's default 30 s.
+  const server = createServer(
+    {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: 1000,
+    },
+    app.callback(),
+  );
   server.listen(config.port, config.host, () => {
-    logger.info({ url: `http://${config.host}:${config.port}`, database: database.description }, 'listening');
+    logger.info(
+      {
+        url: `http://${config.host}:${config.port}`,
+        database: database.description,
+        rate_limits: config.rateLimit.enabled ? (config.rateLimit.redisUrl ? 'redis' : 'memory') : 'off',
+        statement_timeout_ms: config.statementTimeoutMs,
+      },
+      'listening',
+    );
   });
 
   let stopping = false;

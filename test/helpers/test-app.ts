@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MikroORM } from '@mikro-orm/postgresql';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
+import { RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '../../src/config';
 import { createTestDatabase } from './databases';
 import { Factories } from './factories';
 
@@ -40,18 +41,41 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Merged over GENEROUS_RATE_LIMITS; a test of the limits sets small ones. */
+  rateLimit?: Partial<RateLimitConfig>;
+  corsOrigins?: string[];
+  logger?: Logger;
+  statementTimeoutMs?: number;
+}
+
+/**
+ * Rate limits stay on in tests (so every suite runs through the limiter and shows its headers) but
+ * far above what any suite sends from one key or address; the environment's RATE_LIMIT_* and
+ * REDIS_URL are ignored, so a developer's shell cannot make unrelated suites flaky.
+ */
+export const GENEROUS_RATE_LIMITS: RateLimitConfig = {
+  ...RATE_LIMIT_DEFAULTS,
+  burstPerMinute: 1_000_000,
+  sustainedPerHour: 1_000_000,
+  localEvaluationPerMinute: 1_000_000,
+  badCredentialsPerMinute: 1_000_000,
+};
+
 /** The statement that looks a personal key up (src/auth/access.ts). */
 export const isKeyLookup = (sql: string) => /from personal_api_key k join app_user/.test(sql);
 
 /** The real app on a port-0 HTTP server, over this file's own database. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
-  const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4 }));
+  const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4, statementTimeoutMs: options.statementTimeoutMs }));
   const { app, stop } = await createApp({
     orm,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     // On a real server, listen for changes as a deployed service does; the embedded one has no other writer.
     changesUrl: process.env.TEST_TEMPLATE_URL ? database.url : undefined,
+    rateLimit: { ...GENEROUS_RATE_LIMITS, ...options.rateLimit },
+    corsOrigins: options.corsOrigins ?? [],
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
