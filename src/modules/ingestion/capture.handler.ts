@@ -80,7 +80,7 @@ export function captureHandler(orm: MikroORM, logger: Logger): Middleware {
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (!isUnavailable(error) && !isRetryable(error)) throw error;
-      logger.warn({ err: error }, 'capture: database unavailable or contended');
+      logger.warn({ err: error, request_id: ctx.state.requestId }, 'capture: database unavailable or contended');
       throw captureErrors.unavailable();
     }
     ctx.body = SUCCESS;
