@@ -48,7 +48,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   server = spawn('node', ['dist/src/main.js'], { cwd: root, env: { ...env(), PORT: String(port), HOST: '127.0.0.1' } });
   await waitForListening(server);
-}, 60_000);
+}, 180_000);
 
 afterAll(() => {
   if (server.exitCode === null) server.kill('SIGKILL');
