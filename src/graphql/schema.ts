@@ -6,6 +6,7 @@ import { FlagEvaluationResolver } from '../modules/flag-evaluation/flag-evaluati
 import { EventResolver } from '../modules/event/event.resolver';
 import { GroupResolver } from '../modules/group/group.resolver';
 import { PersonResolver } from '../modules/person/person.resolver';
+import { PersonalApiKeyResolver } from '../modules/personal-api-key/personal-api-key.resolver';
 import { FeatureFlagRoleAccessFieldResolver, FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
 import { OrganizationAccessLevelResolver, ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
 import { MeResolver, OrganizationResolver } from '../modules/user/me.resolver';
@@ -26,6 +27,7 @@ export const resolvers = [
   PersonResolver,
   EventResolver,
   GroupResolver,
+  PersonalApiKeyResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

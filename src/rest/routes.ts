@@ -5,9 +5,11 @@ import type { ExperimentCreateInput, ExperimentUpdateInput } from '../modules/ex
 import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
 import { ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
 import type { FeatureFlagRoleAccessInput, ResourceAccessInput, RoleInput, RoleMembershipInput } from '../modules/role/role.inputs';
+import { PersonalApiKeyResolver, type PersonalApiKeyInput } from '../modules/personal-api-key/personal-api-key.resolver';
 import { restOperation } from './fragments';
 import { blastRadius, evaluationReasons, myFlags } from './evaluation-operations';
 import { eventsPage, groupsPage, groupTypesList, personById, personsPage } from './ingestion-operations';
+import { ownKeys, personalApiKeyById, personalApiKeysList } from './personal-api-key-operations';
 import { serveLocalEvaluation } from './local-evaluation.handler';
 import { localEvaluationScope, organizationScope, pathId, projectScope, queryParams, type RestRequest, type Route } from './route';
 
@@ -17,6 +19,7 @@ const roleMembers = new RoleMembershipResolver();
 const resourceAccess = new ResourceAccessResolver();
 const flagRoleAccess = new FeatureFlagRoleAccessResolver();
 const experiments = new ExperimentResolver();
+const personalApiKeys = new PersonalApiKeyResolver();
 
 const FLAGS = '/api/projects/:project_id/feature_flags';
 const FLAG = `${FLAGS}/:id`;
@@ -30,6 +33,8 @@ const MEMBERSHIPS = `${ROLE}/role_memberships`;
 const MEMBERSHIP = `${MEMBERSHIPS}/:id`;
 const RESOURCE_ACCESSES = '/api/organizations/:organization_id/resource_access';
 const RESOURCE_ACCESS = `${RESOURCE_ACCESSES}/:id`;
+const PERSONAL_API_KEYS = '/api/personal_api_keys';
+const PERSONAL_API_KEY = `${PERSONAL_API_KEYS}/:id`;
 
 const page = ({ query }: RestRequest) => ({ limit: queryParams.pageInteger(query.limit), offset: queryParams.pageInteger(query.offset) });
 
@@ -471,4 +476,29 @@ export const routes: Route[] = [
   { method: 'GET', path: '/api/projects/:project_id/events', auth: projectScope('query:read'), kind: 'query', operation: eventsPage, status: 200, shape: 'page' },
   { method: 'GET', path: '/api/projects/:project_id/groups', auth: projectScope('group:read'), kind: 'query', operation: groupsPage, status: 200, shape: 'page' },
   { method: 'GET', path: '/api/projects/:project_id/groups_types', auth: projectScope('group:read'), kind: 'query', operation: groupTypesList, status: 200, shape: 'one' },
+
+  // SPEC-GAP: the caller's own personal API keys, as PostHog serves them (not in the API document): a plain
+  // list, create (the key shown once), retrieve and delete; `:id` may be `@current` (the calling key). PATCH/PUT: 405.
+  { method: 'GET', path: PERSONAL_API_KEYS, auth: ownKeys, kind: 'query', operation: personalApiKeysList, status: 200, shape: 'one' },
+  {
+    method: 'POST',
+    path: PERSONAL_API_KEYS,
+    auth: ownKeys,
+    kind: 'mutation',
+    inputType: 'PersonalApiKeyInput',
+    call: (ctx, { input }) => personalApiKeys.createPersonalApiKey(ctx, input as PersonalApiKeyInput),
+    render: personalApiKeyById,
+    status: 201,
+    shape: 'one',
+  },
+  { method: 'GET', path: PERSONAL_API_KEY, auth: ownKeys, kind: 'query', operation: personalApiKeyById, status: 200, shape: 'one' },
+  {
+    method: 'DELETE',
+    path: PERSONAL_API_KEY,
+    auth: ownKeys,
+    kind: 'mutation',
+    call: (ctx, { params }) => personalApiKeys.revokePersonalApiKey(ctx, params.id),
+    status: 204,
+    shape: 'empty',
+  },
 ];

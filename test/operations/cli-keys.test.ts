@@ -1,0 +1,171 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { transformSync } from '@swc/core';
+import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { World } from '../helpers/factories';
+
+/**
+ * `key:list` and `key:revoke` as an operator runs them: the CLI's own process beside a running
+ * service, over the same database. The CLI is transpiled on the fly with swc (the same transform
+ * jest uses), so this file needs no `npm run build` and never races a build of dist/.
+ */
+const root = path.resolve(__dirname, '../..');
+let out: string;
+let app: TestApp;
+let world: World;
+
+function transpileFile(source: string, target: string) {
+  const { code } = transformSync(readFileSync(source, 'utf8'), {
+    filename: source,
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  });
+  writeFileSync(target.replace(/\.ts$/, '.js'), code);
+}
+
+function transpileDirectory(from: string, to: string) {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from)) {
+    const source = path.join(from, entry);
+    if (statSync(source).isDirectory()) transpileDirectory(source, path.join(to, entry));
+    else if (entry.endsWith('.ts')) transpileFile(source, path.join(to, entry));
+  }
+}
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], stdin?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      'node',
+      [path.join(out, 'src/cli/main.js'), ...args],
+      { env: { ...process.env, DATABASE_URL: app.orm.config.get('clientUrl') } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(stdin ?? '');
+  });
+}
+
+const json = (run: Run) => {
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout.endsWith('\n') && run.stdout.trim().split('\n').length === 1).toBe(true);
+  return JSON.parse(run.stdout);
+};
+
+beforeAll(async () => {
+  out = mkdtempSync(path.join(tmpdir(), 'flags-cli-'));
+  transpileDirectory(path.join(root, 'src'), path.join(out, 'src'));
+  transpileFile(path.join(root, 'mikro-orm.config.ts'), path.join(out, 'mikro-orm.config.ts'));
+  symlinkSync(path.join(root, 'node_modules'), path.join(out, 'node_modules'));
+  app = await startTestApp();
+  world = await app.factories.world();
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+describe('key:list', () => {
+  it("prints the user's keys newest first, masked, with their limits, never the key or its digest", async () => {
+    const email = world.owner.user.email;
+    const made = json(await cli(['key:create', '--email', email, '--scopes', 'feature_flag:read', '--projects', String(world.project.id), '--label', 'ci']));
+    const listed = json(await cli(['key:list', '--email', email.toUpperCase()]));
+    expect(listed.user).toEqual({ id: world.owner.user.id, uuid: world.owner.user.uuid, distinct_id: world.owner.user.distinctId, email });
+    expect(listed.keys).toHaveLength(2);
+    expect(listed.keys[0]).toEqual({
+      id: made.id,
+      label: 'ci',
+      mask_value: `phx_...${made.personal_api_key.slice(-4)}`,
+      scopes: ['feature_flag:read'],
+      scoped_teams: [world.project.id],
+      scoped_organizations: null,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      last_used_at: null,
+    });
+    expect(listed.keys[1]).toMatchObject({ mask_value: `phx_...${world.owner.key.slice(-4)}`, scopes: ['*'] });
+
+    // The same keys, fields and values as the API's list (which adds `value: null` and `user_id`).
+    const rest = await app.request('/api/personal_api_keys/', { key: world.owner.key });
+    expect(rest.body.map(({ value: _value, user_id: _user, ...key }: Record<string, unknown>) => key)).toEqual(
+      listed.keys.map((key: Record<string, unknown>) => (key.id === rest.body[1].id ? { ...key, last_used_at: rest.body[1].last_used_at } : key)),
+    );
+    for (const secret of [made.personal_api_key, world.owner.key, 'sha256$']) expect(JSON.stringify(listed)).not.toContain(secret);
+  });
+
+  it('refuses an unknown e-mail on standard error with exit code 1', async () => {
+    const run = await cli(['key:list', '--email', 'nobody@example.com']);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: 'error: User not found: nobody@example.com\n' });
+  });
+});
+
+describe('key:revoke', () => {
+  it('revokes by the key itself (argument or standard input) or by id; the service refuses it within CREDENTIAL_TTL_MS', async () => {
+    const member = await app.factories.member(world.organization);
+    const flags = `/api/projects/${world.project.id}/feature_flags/`;
+    const keys = await Promise.all([0, 1].map(() => app.factories.key(member.user)));
+    const byId = json(await cli(['key:create', '--email', member.user.email]));
+    for (const key of [member.key, ...keys, byId.personal_api_key]) expect((await app.request(flags, { key })).status).toBe(200);
+
+    const first = json(await cli(['key:revoke', '--key', keys[0]]));
+    expect(first).toEqual({
+      revoked: expect.objectContaining({ mask_value: `phx_...${keys[0].slice(-4)}`, user: expect.objectContaining({ email: member.user.email }) }),
+    });
+    const second = json(await cli(['key:revoke', '--key', '-'], `${keys[1]}\n`));
+    expect(second.revoked.mask_value).toBe(`phx_...${keys[1].slice(-4)}`);
+    const third = json(await cli(['key:revoke', '--id', String(byId.id)]));
+    expect(third.revoked.id).toBe(byId.id);
+    for (const run of [first, second, third]) expect(JSON.stringify(run)).not.toMatch(/phx_[0-9A-Za-z]{40}|sha256\$/);
+
+    await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_TTL_MS + 50));
+    for (const key of [...keys, byId.personal_api_key]) {
+      const res = await app.request(flags, { key });
+      expect([res.status, res.body.code]).toEqual([401, 'authentication_failed']);
+    }
+    expect((await app.request(flags, { key: member.key })).status).toBe(200);
+    expect(json(await cli(['key:list', '--email', member.user.email])).keys).toHaveLength(1);
+  });
+
+  it('refuses unknown keys and ambiguous or missing options', async () => {
+    for (const [args, message] of [
+      [['key:revoke', '--key', 'phx_unknown'], 'error: Personal API key not found.\n'],
+      [['key:revoke', '--id', '999999999'], 'error: Personal API key not found.\n'],
+      [['key:revoke', '--id', 'abc'], 'error: --id must be a positive integer.\n'],
+      [['key:revoke'], 'error: Give exactly one of --key <phx_…> and --id <n>.\n'],
+      [['key:revoke', '--key', world.owner.key, '--id', '1'], 'error: Give exactly one of --key <phx_…> and --id <n>.\n'],
+    ] as Array<[string[], string]>) {
+      const run = await cli(args);
+      expect([args, run]).toEqual([args, { code: 1, stdout: '', stderr: message }]);
+    }
+    // Errors never echo a key.
+    const unknown = await cli(['key:revoke', '--key', 'phx_0123456789012345678901234567890123456789abc']);
+    expect(unknown.stderr).not.toContain('phx_0123');
+  });
+});
+
+describe('--help', () => {
+  it('prints usage naming every command, and exits 0', async () => {
+    for (const args of [['--help'], ['key:revoke', '-h']]) {
+      const run = await cli(args);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      for (const command of ['bootstrap', 'user:create', 'key:create', 'key:list', 'key:revoke', 'project:create']) expect(run.stdout).toContain(command);
+    }
+    const unknown = await cli(['nonsense']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('see --help');
+  });
+});

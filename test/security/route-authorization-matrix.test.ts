@@ -1,0 +1,497 @@
+import { getNamedType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
+import { buildAppSchema } from '../../src/graphql/schema';
+import { ownKeys } from '../../src/rest/personal-api-key-operations';
+import type { Route } from '../../src/rest/route';
+import { routes } from '../../src/rest/routes';
+import type { Member, World } from '../helpers/factories';
+import { CANNOT_EDIT_FLAG, CANNOT_EDIT_ROLES, err, forbidden, methodNotAllowed, missingScope, NEED_ADMIN, NOT_FOUND, NOT_IN_ORGANIZATION, roleSteps } from '../helpers/roles';
+import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
+
+/**
+ * Who may call what, generated from the route table and the GraphQL schema: every REST row
+ * (ids filled from fixtures) and every Query/Mutation field, for each kind of caller below, must
+ * answer what rest-flags.md §1.3 and §2 say (401 bodies by credential source, 403 details of
+ * §2.3/§2.4, 404 for objects of other projects), and no answer to a caller outside organization O
+ * may carry project P's data. A new row or field fails "covers …" until it is placed here.
+ */
+
+type Caller =
+  | 'no key'
+  | 'malformed key'
+  | 'revoked key'
+  | 'key of a deactivated user'
+  | 'key limited to another project'
+  | 'key missing the scope'
+  | 'member of another organization'
+  | "another organization's member naming P's objects in their own project"
+  | 'member without edit rights';
+const CALLERS: Caller[] = [
+  'no key',
+  'malformed key',
+  'revoked key',
+  'key of a deactivated user',
+  'key limited to another project',
+  'key missing the scope',
+  'member of another organization',
+  "another organization's member naming P's objects in their own project",
+  'member without edit rights',
+];
+
+/** What a caller should hear: a status, and for errors the exact body (`null`: no body). */
+interface Outcome {
+  status: number;
+  body?: object | null;
+}
+
+const NOT_AUTHENTICATED = err('authentication_error', 'not_authenticated', 'Authentication credentials were not provided.');
+const INVALID_KEY = err('authentication_error', 'authentication_failed', 'Personal API key found in request Authorization header is invalid.');
+const NO_PROJECT_ACCESS = forbidden("You don't have access to the project.");
+const PROJECTS_ONLY = forbidden('API keys with scoped projects are only supported on project-based endpoints.');
+const BROADER_KEY = forbidden('API key cannot create a key with more access than its own.');
+/** The scope the "missing the scope" key has: one no row needs. */
+const UNRELATED_SCOPE = 'dashboard:read';
+
+type Auth = { kind: 'project' | 'organization'; scope: string } | { kind: 'local evaluation' } | { kind: 'own keys' };
+
+/** A row's requirement, read from what the route table states. */
+function authOf(route: Route): Auth {
+  if (route.auth === ownKeys) return { kind: 'own keys' };
+  const project = /^personal API key with (\S+) on the project$/.exec(route.auth.describe);
+  if (project) return { kind: 'project', scope: project[1] };
+  const organization = /^personal API key with (\S+) in the organization$/.exec(route.auth.describe);
+  if (organization) return { kind: 'organization', scope: organization[1] };
+  if (/secret_api_token/.test(route.auth.describe)) return { kind: 'local evaluation' };
+  throw new Error(`${route.method} ${route.path}: unknown auth "${route.auth.describe}"`);
+}
+
+const rowName = (route: Pick<Route, 'method' | 'path'>) => `${route.method} ${route.path}`;
+const succeeded = (route: Route): Outcome => ({ status: route.kind === 'query' || route.kind === 'mutation' ? route.status : 200 });
+/** Rows whose path names an object that must exist (404 otherwise, §1.3 check 8). */
+const namesAnObject = (route: Route) => /:(id|parent_lookup_feature_flag_id|role_id)\b/.test(route.path);
+
+/**
+ * What a member of O without edit rights (level 1, no roles, O's flag access level 21, not the
+ * creator) hears from each row that is not a plain read. Reads answer 200.
+ */
+const WITHOUT_EDIT_RIGHTS: Record<string, Outcome> = {
+  'POST /api/projects/:project_id/feature_flags': { status: 201 }, // create is never refused (§2.5)
+  'POST /api/projects/:project_id/feature_flags/user_blast_radius': { status: 200 },
+  'PATCH /api/projects/:project_id/feature_flags/:id': { status: 403, body: CANNOT_EDIT_FLAG },
+  'PUT /api/projects/:project_id/feature_flags/:id': { status: 403, body: CANNOT_EDIT_FLAG },
+  'DELETE /api/projects/:project_id/feature_flags/:id': { status: 405, body: null },
+  'POST /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access': { status: 403, body: CANNOT_EDIT_ROLES },
+  'DELETE /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': { status: 403, body: CANNOT_EDIT_ROLES },
+  'PATCH /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': { status: 405, body: methodNotAllowed('PATCH') },
+  'PUT /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': { status: 405, body: methodNotAllowed('PUT') },
+  'POST /api/projects/:project_id/experiments': { status: 201 }, // with a new flag, which the caller then created
+  'PATCH /api/projects/:project_id/experiments/:id': { status: 200 }, // a draft's description: the flag is not written
+  'DELETE /api/projects/:project_id/experiments/:id': { status: 403, body: CANNOT_EDIT_FLAG }, // soft-deletes the flag
+  'POST /api/organizations/:organization_id/roles': { status: 403, body: NEED_ADMIN },
+  'PATCH /api/organizations/:organization_id/roles/:role_id': { status: 403, body: NEED_ADMIN },
+  'PUT /api/organizations/:organization_id/roles/:role_id': { status: 403, body: NEED_ADMIN },
+  'DELETE /api/organizations/:organization_id/roles/:role_id': { status: 403, body: NEED_ADMIN },
+  'POST /api/organizations/:organization_id/roles/:role_id/role_memberships': { status: 403, body: NEED_ADMIN },
+  'DELETE /api/organizations/:organization_id/roles/:role_id/role_memberships/:id': { status: 403, body: NEED_ADMIN },
+  'POST /api/organizations/:organization_id/resource_access': { status: 403, body: NEED_ADMIN },
+  'PATCH /api/organizations/:organization_id/resource_access/:id': { status: 403, body: NEED_ADMIN },
+  'PUT /api/organizations/:organization_id/resource_access/:id': { status: 403, body: NEED_ADMIN },
+  'DELETE /api/organizations/:organization_id/resource_access/:id': { status: 403, body: NEED_ADMIN },
+  'POST /api/personal_api_keys': { status: 201 },
+  // The id is the owner's key: other users' keys are invisible.
+  'GET /api/personal_api_keys/:id': { status: 404, body: NOT_FOUND },
+  'DELETE /api/personal_api_keys/:id': { status: 404, body: NOT_FOUND },
+};
+
+/** The contract's answer for one caller and one REST row. */
+function expected(caller: Caller, route: Route): Outcome {
+  const auth = authOf(route);
+  switch (caller) {
+    case 'no key':
+      return { status: 401, body: NOT_AUTHENTICATED };
+    case 'malformed key':
+    case 'revoked key':
+    case 'key of a deactivated user':
+      return { status: 401, body: INVALID_KEY };
+    case 'key limited to another project':
+      if (auth.kind === 'own keys') return ownKeyOutcome(route, true);
+      if (auth.kind === 'organization') return { status: 403, body: PROJECTS_ONLY };
+      return { status: 403, body: forbidden(`API key does not have access to the requested project: ID ${fx.project.id}.`) };
+    case 'key missing the scope':
+      if (auth.kind === 'own keys') return ownKeyOutcome(route, true);
+      return { status: 403, body: missingScope(auth.kind === 'local evaluation' ? 'feature_flag:read' : auth.scope) };
+    case 'member of another organization':
+      if (auth.kind === 'own keys') return ownKeyOutcome(route, false);
+      return { status: 403, body: auth.kind === 'organization' ? NOT_IN_ORGANIZATION : NO_PROJECT_ACCESS };
+    case "another organization's member naming P's objects in their own project":
+      if (auth.kind === 'own keys') return ownKeyOutcome(route, false);
+      if (route.kind === 'refused') return { status: 405, body: null };
+      if (route.kind === 'not_allowed') return { status: 405, body: methodNotAllowed(route.method) };
+      return namesAnObject(route) ? { status: 404, body: NOT_FOUND } : succeeded(route);
+    case 'member without edit rights':
+      return WITHOUT_EDIT_RIGHTS[rowName(route)] ?? (route.method === 'GET' ? succeeded(route) : { status: -1 });
+  }
+}
+
+/** The key rows: any valid key, its own keys only; a limited key cannot create an unlimited one. */
+function ownKeyOutcome(route: Route, limited: boolean): Outcome {
+  if (route.method === 'POST') return limited ? { status: 403, body: BROADER_KEY } : { status: 201 };
+  if (namesAnObject(route)) return { status: 404, body: NOT_FOUND };
+  return succeeded(route);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures: organization O (flag access level 21) with project P and everything P can hold.
+
+interface Fixtures {
+  world: World;
+  project: World['project'];
+  project2Id: number;
+  flag: { id: number; key: string };
+  roleId: string;
+  otherRoleId: string;
+  membershipId: string;
+  roleAccessId: number;
+  resourceAccessId: number;
+  experimentId: number;
+  personId: string;
+  ownerKeyId: number;
+  /** Text only P's answers contain: keys, names, tokens, e-mails. */
+  markers: string[];
+  keys: Record<Caller, string | null>;
+  /** The other organization, whose owner names P's objects under their own project and organization. */
+  elsewhere: World;
+}
+
+let app: TestApp;
+let schema: GraphQLSchema;
+let fx: Fixtures;
+let sequence = 0;
+const EXPERIMENT_FILTERS = { events: [{ order: 0, id: '$pageview' }], properties: [] };
+const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++sequence}`;
+
+async function ok<T = any>(res: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
+  const answer = await res;
+  if (answer.status !== status) throw new Error(`${what}: ${answer.status} ${answer.text}`);
+  return answer.body;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  schema = await buildAppSchema();
+  const steps = roleSteps(app);
+  const world = await app.factories.world();
+  const { organization, project, owner } = world;
+  const key = owner.key;
+  const base = `/api/projects/${project.id}`;
+  const post = (path: string, body: unknown, status = 201) => ok(app.request(path, { method: 'POST', key, body }), status, `POST ${path}`);
+
+  const resourceAccess = await steps.setFlagAccessLevel(organization, key, 21);
+  const flag = await post(`${base}/feature_flags/`, { key: unique('matrix-flag'), name: unique('matrix-flag-name') });
+  const role = await steps.createRole(organization, key, { name: unique('matrix-role') });
+  const otherRole = await steps.createRole(organization, key, { name: unique('matrix-role') });
+  const staff = await app.factories.member(organization);
+  const membership = await steps.addMember(organization, key, role.id, staff.user);
+  const roleAccess = await post(`${base}/feature_flags/${flag.id}/role_access/`, { role_id: role.id });
+  const experiment = await post(`${base}/experiments/`, { name: unique('matrix-experiment'), feature_flag_key: unique('matrix-experiment-flag'), filters: EXPERIMENT_FILTERS });
+  const distinctId = unique('matrix-person');
+  const eventName = unique('matrix-event');
+  const groupKey = unique('matrix-company');
+  const captured = await fetch(`${app.baseUrl}/batch/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      api_key: project.apiToken,
+      batch: [
+        { event: eventName, distinct_id: distinctId, properties: { $set: { email: `${distinctId}@example.com` }, $groups: { company: groupKey } } },
+        { event: '$groupidentify', distinct_id: distinctId, properties: { $group_type: 'company', $group_key: groupKey, $group_set: { name: groupKey } } },
+      ],
+    }),
+  });
+  if (captured.status !== 200) throw new Error(`capture: ${captured.status} ${await captured.text()}`);
+  const persons = await ok(app.request(`${base}/persons/?distinct_id=${distinctId}`, { key }), 200, 'persons');
+  const [{ id: ownerKeyId }] = await app.factories.sql('select id from personal_api_key where user_id = ?', [owner.user.id]);
+
+  // The callers.
+  const project2 = await app.factories.project(organization);
+  const revoked = await app.factories.member(organization);
+  const revokedKey = await app.factories.key(revoked.user);
+  const [{ id: revokedKeyId }] = await app.factories.sql('select id from personal_api_key where user_id = ? order by id desc limit 1', [revoked.user.id]);
+  await ok(app.request(`/api/personal_api_keys/${revokedKeyId}/`, { method: 'DELETE', key: revoked.key }), 204, 'revoke');
+  const deactivated: Member = await app.factories.member(organization, 'admin');
+  await app.factories.sql('update app_user set is_active = false where id = ?', [deactivated.user.id]);
+  const elsewhere = await app.factories.world();
+
+  fx = {
+    world,
+    project,
+    project2Id: project2.id,
+    flag,
+    roleId: role.id,
+    otherRoleId: otherRole.id,
+    membershipId: membership.id,
+    roleAccessId: roleAccess.id,
+    resourceAccessId: resourceAccess.id,
+    experimentId: experiment.id,
+    personId: String(persons.results[0].id),
+    ownerKeyId: Number(ownerKeyId),
+    markers: [flag.key, flag.name, role.name, otherRole.name, experiment.name, experiment.feature_flag_key, distinctId, eventName, groupKey, project.apiToken, project.secretApiToken, owner.user.email, staff.user.email],
+    keys: {
+      'no key': null,
+      'malformed key': 'phx_not-a-real-key',
+      'revoked key': revokedKey,
+      'key of a deactivated user': deactivated.key,
+      'key limited to another project': (await app.factories.member(organization, 'admin', { projects: [project2.id] })).key,
+      'key missing the scope': (await app.factories.member(organization, 'admin', { scopes: [UNRELATED_SCOPE] })).key,
+      'member of another organization': elsewhere.owner.key,
+      "another organization's member naming P's objects in their own project": elsewhere.owner.key,
+      'member without edit rights': (await app.factories.member(organization, 'member')).key,
+    },
+    elsewhere,
+  };
+  // Revocation and deactivation are seen once remembered lookups expire.
+  await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_TTL_MS + 50));
+}, 60_000);
+afterAll(() => app.close());
+
+/** Whether a caller may see P's data at all. */
+const outsider = (caller: Caller) => caller !== 'member without edit rights';
+
+// ---------------------------------------------------------------------------------------------
+// REST
+
+/** The row's concrete request for a caller: path ids, query and body from the fixtures. */
+function restRequest(caller: Caller, route: Route): { path: string; body?: unknown } {
+  const own = caller === "another organization's member naming P's objects in their own project";
+  const projectId = own ? fx.elsewhere.project.id : fx.project.id;
+  const organizationId = own ? fx.elsewhere.organization.id : fx.world.organization.id;
+  const byPath: Record<string, string> = {
+    project_id: String(projectId),
+    organization_id: organizationId,
+    parent_lookup_feature_flag_id: String(fx.flag.id),
+    role_id: fx.roleId,
+  };
+  const idOf: Array<[RegExp, string]> = [
+    [/role_access\/:id$/, String(fx.roleAccessId)],
+    [/feature_flags\/:id$/, String(fx.flag.id)],
+    [/experiments\/:id$/, String(fx.experimentId)],
+    [/role_memberships\/:id$/, fx.membershipId],
+    [/resource_access\/:id$/, String(fx.resourceAccessId)],
+    [/persons\/:id$/, fx.personId],
+    [/personal_api_keys\/:id$/, String(fx.ownerKeyId)],
+  ];
+  let path = route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
+    if (name !== 'id') return byPath[name] ?? `<${name}?>`;
+    const found = idOf.find(([pattern]) => pattern.test(route.path));
+    return found ? found[1] : '<id?>';
+  });
+  path += '/';
+  if (/evaluation_reasons$/.test(route.path)) path += '?distinct_id=matrix';
+  if (/groups$/.test(route.path)) path += '?group_type_index=0';
+  if (!route.path.includes(':project_id') && authOf(route).kind === 'local evaluation') {
+    path += `?token=${own ? fx.elsewhere.project.apiToken : fx.project.apiToken}`;
+  }
+  const bodies: Record<string, unknown> = {
+    'POST /api/projects/:project_id/feature_flags': { key: unique('matrix-new') },
+    'PATCH /api/projects/:project_id/feature_flags/:id': { name: 'edited' },
+    'PUT /api/projects/:project_id/feature_flags/:id': { key: fx.flag.key, filters: { groups: [] } },
+    'POST /api/projects/:project_id/feature_flags/user_blast_radius': { condition: { properties: [] } },
+    'POST /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access': { role_id: fx.otherRoleId },
+    'POST /api/projects/:project_id/experiments': { name: 'matrix', feature_flag_key: unique('matrix-new-experiment'), filters: EXPERIMENT_FILTERS },
+    'PATCH /api/projects/:project_id/experiments/:id': { description: 'edited' },
+    'POST /api/organizations/:organization_id/roles': { name: unique('matrix-new-role') },
+    'PATCH /api/organizations/:organization_id/roles/:role_id': { name: unique('matrix-renamed') },
+    'PUT /api/organizations/:organization_id/roles/:role_id': { name: unique('matrix-renamed') },
+    'POST /api/organizations/:organization_id/roles/:role_id/role_memberships': { user_uuid: fx.world.owner.user.uuid },
+    'POST /api/organizations/:organization_id/resource_access': { resource: 'feature flags', access_level: 21 },
+    'PATCH /api/organizations/:organization_id/resource_access/:id': { access_level: 21 },
+    'PUT /api/organizations/:organization_id/resource_access/:id': { resource: 'feature flags', access_level: 21 },
+    'POST /api/personal_api_keys': { label: 'matrix', scopes: ['*'] },
+  };
+  return { path, body: route.method === 'GET' || route.method === 'DELETE' ? undefined : (bodies[rowName(route)] ?? {}) };
+}
+
+/** P's markers found in an answer a caller outside O received. */
+const leaks = (caller: Caller, text: string) => (outsider(caller) ? fx.markers.filter((marker) => text.includes(marker)) : []);
+
+describe('REST: every row of the route table, for every kind of caller', () => {
+  it('covers every row that is not a plain read for the member without edit rights, and nothing else', () => {
+    const writes = routes.filter((route) => route.method !== 'GET' || WITHOUT_EDIT_RIGHTS[rowName(route)]).map(rowName);
+    expect(writes.filter((row) => !WITHOUT_EDIT_RIGHTS[row])).toEqual([]);
+    expect(Object.keys(WITHOUT_EDIT_RIGHTS).filter((row) => !routes.some((route) => rowName(route) === row))).toEqual([]);
+  });
+
+  it.each(CALLERS)('%s', async (caller) => {
+    const mismatches: unknown[] = [];
+    // Reads first, then writes, then deletes: a delete this caller may make must not hide an object from later rows.
+    const order = (route: Route) => ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'].indexOf(route.method);
+    for (const route of [...routes].sort((a, b) => order(a) - order(b))) {
+      const want = expected(caller, route);
+      const { path, body } = restRequest(caller, route);
+      const key = fx.keys[caller];
+      const res = await app.request(path, { method: route.method, key, body });
+      const got: Outcome = { status: res.status };
+      if ('body' in want) got.body = res.text === '' ? null : res.body;
+      const found = leaks(caller, res.text);
+      if (JSON.stringify(got) !== JSON.stringify(want) || found.length) {
+        mismatches.push({ row: rowName(route), path, want, got: res.status < 400 && !('body' in want) ? got : { status: res.status, body: res.body }, leaks: found });
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// GraphQL
+
+/**
+ * Each Query/Mutation field's REST twin (whose row states the auth), or `any key` for fields with
+ * none. Arguments come from the fixtures; inputs are the twin's bodies in GraphQL's names.
+ */
+const TWINS: Record<string, string> = {
+  featureFlags: 'GET /api/projects/:project_id/feature_flags',
+  featureFlag: 'GET /api/projects/:project_id/feature_flags/:id',
+  createFeatureFlag: 'POST /api/projects/:project_id/feature_flags',
+  updateFeatureFlag: 'PATCH /api/projects/:project_id/feature_flags/:id',
+  replaceFeatureFlag: 'PUT /api/projects/:project_id/feature_flags/:id',
+  featureFlagEvaluations: 'GET /api/projects/:project_id/feature_flags/evaluation_reasons',
+  myFeatureFlags: 'GET /api/projects/:project_id/feature_flags/my_flags',
+  featureFlagBlastRadius: 'POST /api/projects/:project_id/feature_flags/user_blast_radius',
+  featureFlagRoleAccesses: 'GET /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access',
+  featureFlagRoleAccess: 'GET /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id',
+  grantFeatureFlagRoleAccess: 'POST /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access',
+  revokeFeatureFlagRoleAccess: 'DELETE /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id',
+  experiments: 'GET /api/projects/:project_id/experiments',
+  experiment: 'GET /api/projects/:project_id/experiments/:id',
+  createExperiment: 'POST /api/projects/:project_id/experiments',
+  updateExperiment: 'PATCH /api/projects/:project_id/experiments/:id',
+  deleteExperiment: 'DELETE /api/projects/:project_id/experiments/:id',
+  roles: 'GET /api/organizations/:organization_id/roles',
+  role: 'GET /api/organizations/:organization_id/roles/:role_id',
+  createRole: 'POST /api/organizations/:organization_id/roles',
+  updateRole: 'PATCH /api/organizations/:organization_id/roles/:role_id',
+  replaceRole: 'PUT /api/organizations/:organization_id/roles/:role_id',
+  deleteRole: 'DELETE /api/organizations/:organization_id/roles/:role_id',
+  roleMemberships: 'GET /api/organizations/:organization_id/roles/:role_id/role_memberships',
+  // No REST row reads one membership: the list's auth applies.
+  roleMembership: 'GET /api/organizations/:organization_id/roles/:role_id/role_memberships',
+  addRoleMember: 'POST /api/organizations/:organization_id/roles/:role_id/role_memberships',
+  removeRoleMember: 'DELETE /api/organizations/:organization_id/roles/:role_id/role_memberships/:id',
+  resourceAccesses: 'GET /api/organizations/:organization_id/resource_access',
+  resourceAccess: 'GET /api/organizations/:organization_id/resource_access/:id',
+  createResourceAccess: 'POST /api/organizations/:organization_id/resource_access',
+  updateResourceAccess: 'PATCH /api/organizations/:organization_id/resource_access/:id',
+  replaceResourceAccess: 'PUT /api/organizations/:organization_id/resource_access/:id',
+  deleteResourceAccess: 'DELETE /api/organizations/:organization_id/resource_access/:id',
+  persons: 'GET /api/projects/:project_id/persons',
+  person: 'GET /api/projects/:project_id/persons/:id',
+  events: 'GET /api/projects/:project_id/events',
+  groups: 'GET /api/projects/:project_id/groups',
+  groupTypes: 'GET /api/projects/:project_id/groups_types',
+  personalApiKeys: 'GET /api/personal_api_keys',
+  personalApiKey: 'GET /api/personal_api_keys/:id',
+  createPersonalApiKey: 'POST /api/personal_api_keys',
+  revokePersonalApiKey: 'DELETE /api/personal_api_keys/:id',
+  me: 'any key',
+};
+
+/** GraphQL input objects for the fields that take one (the twin row's body, in GraphQL's names). */
+function graphqlInput(field: string): Record<string, unknown> {
+  const inputs: Record<string, Record<string, unknown>> = {
+    createFeatureFlag: { key: unique('matrix-gql') },
+    updateFeatureFlag: { name: 'edited' },
+    replaceFeatureFlag: { key: fx.flag.key, filters: { groups: [] } },
+    featureFlagBlastRadius: { condition: { properties: [] } },
+    grantFeatureFlagRoleAccess: { roleId: fx.otherRoleId },
+    createExperiment: { name: 'matrix', featureFlagKey: unique('matrix-gql-experiment'), filters: EXPERIMENT_FILTERS },
+    updateExperiment: { description: 'edited' },
+    createRole: { name: unique('matrix-gql-role') },
+    updateRole: { name: unique('matrix-gql-renamed') },
+    replaceRole: { name: unique('matrix-gql-renamed') },
+    addRoleMember: { userUuid: fx.world.owner.user.uuid },
+    createResourceAccess: { resource: 'feature flags', accessLevel: 21 },
+    updateResourceAccess: { accessLevel: 21 },
+    replaceResourceAccess: { resource: 'feature flags', accessLevel: 21 },
+    createPersonalApiKey: { label: 'matrix', scopes: ['*'] },
+  };
+  return inputs[field] ?? {};
+}
+
+/** The field's `id` argument: the fixture object the twin row's `:id` (or `:role_id`) names. */
+function graphqlId(field: string): string | number {
+  const ids: Array<[RegExp, string | number]> = [
+    [/^(featureFlagRoleAccess|revokeFeatureFlagRoleAccess)$/, fx.roleAccessId],
+    [/FeatureFlag$|^featureFlag$/, fx.flag.id],
+    [/xperiment$/, fx.experimentId],
+    [/^(roleMembership|removeRoleMember)$/, fx.membershipId],
+    [/^(role|updateRole|replaceRole|deleteRole)$/, fx.roleId],
+    [/esourceAccess$/, fx.resourceAccessId],
+    [/^person$/, fx.personId],
+    [/ersonalApiKey$/, fx.ownerKeyId],
+  ];
+  const found = ids.find(([pattern]) => pattern.test(field));
+  if (!found) throw new Error(`no id for ${field}`);
+  return found[1];
+}
+
+function graphqlOperation(caller: Caller, kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>) {
+  const own = caller === "another organization's member naming P's objects in their own project";
+  const values: Record<string, unknown> = {
+    projectId: String(own ? fx.elsewhere.project.id : fx.project.id),
+    organizationId: own ? fx.elsewhere.organization.id : fx.world.organization.id,
+    featureFlagId: fx.flag.id,
+    roleId: fx.roleId,
+    distinctId: 'matrix',
+    groupTypeIndex: 0,
+  };
+  const variables: Record<string, unknown> = {};
+  const declared: string[] = [];
+  const passed: string[] = [];
+  for (const arg of field.args) {
+    const value = arg.name === 'id' ? graphqlId(field.name) : arg.name === 'input' ? graphqlInput(field.name) : values[arg.name];
+    if (value === undefined) continue;
+    const type = getNamedType(arg.type).name;
+    variables[arg.name] = type === 'Int' ? Number(value) : type === 'ID' || type === 'String' ? String(value) : value;
+    declared.push(`$${arg.name}: ${String(arg.type)}`);
+    passed.push(`${arg.name}: $${arg.name}`);
+  }
+  const selection = isObjectType(getNamedType(field.type)) ? ' { __typename }' : '';
+  const args = passed.length ? `(${passed.join(', ')})` : '';
+  return { query: `${kind}${declared.length ? `(${declared.join(', ')})` : ''} { ${field.name}${args}${selection} }`, variables };
+}
+
+const GRAPHQL_CODES: Record<number, string> = { 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
+
+describe('GraphQL: every Query and Mutation field, for every kind of caller', () => {
+  const fields = () => (['query', 'mutation'] as const).flatMap((kind) => {
+    const type = kind === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
+    return Object.values(type.getFields()).map((field) => ({ kind, field }));
+  });
+
+  it('covers every field, each twin being a row of the route table', () => {
+    expect(fields().map(({ field }) => field.name).filter((name) => !TWINS[name])).toEqual([]);
+    expect(Object.keys(TWINS).filter((name) => !fields().some(({ field }) => field.name === name))).toEqual([]);
+    expect(Object.values(TWINS).filter((twin) => twin !== 'any key' && !routes.some((route) => rowName(route) === twin))).toEqual([]);
+  });
+
+  it.each(CALLERS)('%s', async (caller) => {
+    // The REST pass made the other organization's one `feature flags` record: make room for the GraphQL create.
+    await app.factories.sql('delete from organization_resource_access where organization_id = ?', [fx.elsewhere.organization.id]);
+    const mismatches: unknown[] = [];
+    const order = (name: string) => (/^(delete|revoke|remove)/.test(name) ? 1 : 0);
+    for (const { kind, field } of fields().sort((a, b) => order(a.field.name) - order(b.field.name))) {
+      const twin = TWINS[field.name];
+      const route = routes.find((r) => rowName(r) === twin);
+      // `me` asks for any valid key, like the key rows.
+      const want = route ? expected(caller, route) : expected(caller, routes.find((r) => r.auth === ownKeys && r.method === 'GET' && !namesAnObject(r))!);
+      const { query, variables } = graphqlOperation(caller, kind, field);
+      const res = await app.graphql(query, variables, fx.keys[caller]);
+      const error = res.body.errors?.[0];
+      const got = error ? { code: error.extensions?.code, message: error.message } : { data: res.body.data?.[field.name] !== null && res.body.data?.[field.name] !== undefined };
+      const wanted = want.status >= 400 ? { code: GRAPHQL_CODES[want.status] ?? `REST ${want.status}`, message: (want.body as { detail: string }).detail } : { data: true };
+      const found = leaks(caller, res.text);
+      if (JSON.stringify(got) !== JSON.stringify(wanted) || found.length) mismatches.push({ field: field.name, query, wanted, got, leaks: found });
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
