@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { routes } from '../../src/rest/routes';
+import { operationProblems } from '../../src/rest/adapter';
+import { buildAppSchema } from '../../src/graphql/schema';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 /** The API document's endpoint tables (`| Operation | METHOD | /api/... |`). */
@@ -21,6 +23,10 @@ describe('the route table', () => {
     for (const endpoint of built) {
       expect(routes.filter((r) => r.method === endpoint.method && r.path === endpoint.path)).toHaveLength(1);
     }
+  });
+
+  it("runs operations that validate against the schema and compile (rows compile them on first use)", async () => {
+    expect(operationProblems(await buildAppSchema(), routes)).toEqual([]);
   });
 
   it('has no two rows for the same method and path', () => {
