@@ -105,6 +105,9 @@ export async function createApp({
   const limiter = await createRateLimiter({ config: rateLimit, logger, makeContext });
   const cors = adminCors(corsOrigins);
   const app = new Koa({ proxy: trustProxy });
+  // What Koa reports outside a response (a client's malformed request or dropped socket) goes to the
+  // service's log, not Koa's console.error.
+  app.on('error', (error: unknown) => logger.warn({ err: error }, 'http error'));
   // X-Request-Id and the access log, then security headers: outside the error middleware, so errors get both.
   app.use(requestLogging(logger));
   app.use(securityHeaders());
