@@ -8,6 +8,7 @@ import { parseCapturePayload } from './capture.payload';
 import { captureErrors, MAX_EVENT_BYTES, MAX_EVENTS } from './ingestion.errors';
 import { ingestEvents } from './ingestion.service';
 import { isRetryable, isUnavailable } from './ingestion.sql';
+import { projectIdForToken } from '../project/project.tokens';
 
 /** posthog-node/-python use /batch/; posthog-js and curl /e/, /capture/ and /i/v0/e/ (ingestion.md §1). */
 const CAPTURE_PATHS = new Set(['/batch', '/capture', '/e', '/i/v0/e']);
@@ -21,24 +22,11 @@ function cors(ctx: Context) {
   ctx.vary('Origin');
 }
 
-const TOKEN_TTL_MS = 60_000;
-const MAX_CACHED_TOKENS = 10_000;
-
-/**
- * SPEC-GAP: a project's public token → its id. Known tokens are remembered for a minute per process (tokens
- * never change today; a rotation must clear this); unknown ones are always looked up.
- */
-function projectTokens(orm: MikroORM) {
-  const cache = new Map<string, { projectId: number; until: number }>();
-  return async (token: string): Promise<number> => {
-    const hit = cache.get(token);
-    if (hit && hit.until > Date.now()) return hit.projectId;
-    const rows: Array<{ id: number }> = await orm.em.getConnection().execute('select id from project where api_token = ?', [token]);
-    if (rows.length === 0) throw captureErrors.invalidToken();
-    if (cache.size >= MAX_CACHED_TOKENS) cache.clear();
-    cache.set(token, { projectId: rows[0].id, until: Date.now() + TOKEN_TTL_MS });
-    return rows[0].id;
-  };
+/** A project's public token → its id (remembered for a second, like every token lookup: project.tokens.ts). */
+async function projectForToken(orm: MikroORM, token: string): Promise<number> {
+  const projectId = await projectIdForToken(orm.em, 'api_token', token);
+  if (projectId === null) throw captureErrors.invalidToken();
+  return projectId;
 }
 
 /** ingestion.md §1.3, after the token: the event count, each event's size, then each event's fields. */
@@ -57,7 +45,6 @@ function validateEvents(items: unknown[], textBytes: number, sentAt: Date | null
  * and decompresses the body itself). No personal key and no rate limit; the token names the project.
  */
 export function captureHandler(orm: MikroORM, logger: Logger): Middleware {
-  const projectForToken = projectTokens(orm);
   return async (ctx, next) => {
     if (!isCapturePath(ctx.path)) return next();
     cors(ctx);
@@ -74,7 +61,7 @@ export function captureHandler(orm: MikroORM, logger: Logger): Middleware {
     const payload = parseCapturePayload(text, ctx.query);
     if (payload.token === null) throw captureErrors.missingToken();
     try {
-      const projectId = await projectForToken(payload.token);
+      const projectId = await projectForToken(orm, payload.token);
       const events = validateEvents(payload.items, Buffer.byteLength(text), payload.sentAt, now);
       await ingestEvents(orm, projectId, events, now);
     } catch (error) {
