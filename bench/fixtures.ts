@@ -20,7 +20,10 @@ export const engineDistinctId = (i: number) => `person-${i}`;
 type Filter = { key: string; type: 'person'; value: unknown; operator: string };
 const person = (key: string, operator: string, value: unknown): Filter => ({ key, type: 'person', value, operator });
 const variants = (...keys: string[]) => ({
-  variants: keys.map((key, index) => ({ key, rollout_percentage: index < keys.length - 1 ? Math.floor(100 / keys.length) : 100 - Math.floor(100 / keys.length) * (keys.length - 1) })),
+  variants: keys.map((key, index) => ({
+    key,
+    rollout_percentage: index < keys.length - 1 ? Math.floor(100 / keys.length) : 100 - Math.floor(100 / keys.length) * (keys.length - 1),
+  })),
 });
 
 /**
@@ -53,9 +56,14 @@ export function flagBody(i: number, key: string): Record<string, unknown> {
         { properties: [person('signed_up', 'is_date_before', '2024-05-01')], rollout_percentage: 100 },
       ],
     }),
-    () => ({ groups: [{ properties: [person('beta', 'exact', ['true'])], rollout_percentage: 90 }], payloads: { true: '{"banner": "beta"}' } }),
     () => ({
-      groups: [{ properties: [person('country', 'exact', ['US', 'CA']), person('plan', 'exact', ['pro', 'team'])], rollout_percentage: 50 }],
+      groups: [{ properties: [person('beta', 'exact', ['true'])], rollout_percentage: 90 }],
+      payloads: { true: '{"banner": "beta"}' },
+    }),
+    () => ({
+      groups: [
+        { properties: [person('country', 'exact', ['US', 'CA']), person('plan', 'exact', ['pro', 'team'])], rollout_percentage: 50 },
+      ],
       multivariate: variants('red', 'green', 'blue', 'yellow'),
     }),
     () => ({
@@ -90,14 +98,24 @@ export type CaptureEvent = { event: string; distinct_id: string; properties: Rec
 export function captureEvent(i: number, users: number): CaptureEvent {
   const user = i % users;
   const properties: Record<string, unknown> = {
-    $lib: 'posthog-node', $lib_version: '5.70.0', $geoip_disable: true,
-    path: `/products/${i % 50}`, referrer: 'https://example.com/search?q=shoes', amount: (i % 97) * 1.5,
-    plan: ['free', 'pro', 'team'][i % 3], session: `s-${Math.floor(i / 20)}`, $groups: { organization: `org-${user % 40}` },
+    $lib: 'posthog-node',
+    $lib_version: '5.70.0',
+    $geoip_disable: true,
+    path: `/products/${i % 50}`,
+    referrer: 'https://example.com/search?q=shoes',
+    amount: (i % 97) * 1.5,
+    plan: ['free', 'pro', 'team'][i % 3],
+    session: `s-${Math.floor(i / 20)}`,
+    $groups: { organization: `org-${user % 40}` },
   };
   let event = ['page viewed', 'button clicked', 'purchase', 'signup step'][i % 4];
   if (i % 20 === 0) {
     event = '$feature_flag_called';
-    Object.assign(properties, { $feature_flag: `flag-${i % 7}`, $feature_flag_response: i % 2 ? 'test' : 'control', [`$feature/flag-${i % 7}`]: 'test' });
+    Object.assign(properties, {
+      $feature_flag: `flag-${i % 7}`,
+      $feature_flag_response: i % 2 ? 'test' : 'control',
+      [`$feature/flag-${i % 7}`]: 'test',
+    });
   }
   if (i % 20 === 1) properties.$set = { last_seen_plan: properties.plan, visits: i };
   return { event, distinct_id: `user-${user}`, properties, timestamp: new Date(Date.now() - (i % 1000)).toISOString() };

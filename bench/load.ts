@@ -41,7 +41,15 @@ export function merge(samples: Sample[]): Side {
   const seconds = samples.reduce((sum, s) => sum + s.seconds, 0);
   const statuses: Record<string, number> = {};
   for (const s of samples) for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
-  return { throughput: count / seconds, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), count, seconds, errors: samples.reduce((sum, s) => sum + s.errors, 0), statuses };
+  return {
+    throughput: count / seconds,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    count,
+    seconds,
+    errors: samples.reduce((sum, s) => sum + s.errors, 0),
+    statuses,
+  };
 }
 
 export interface HttpLoad {
@@ -69,7 +77,13 @@ type AutocannonInstance = PromiseLike<{ duration: number; errors: number; timeou
 };
 
 // autocannon has no type declarations; this is the part of its API the bench uses.
-const autocannon = require('autocannon') as (options: { url: string; connections: number; duration: number; timeout: number; requests: AutocannonRequest[] }) => AutocannonInstance;
+const autocannon = require('autocannon') as (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  timeout: number;
+  requests: AutocannonRequest[];
+}) => AutocannonInstance;
 
 async function cannon(url: string, load: HttpLoad, connections: number, seconds: number): Promise<Sample> {
   const request: AutocannonRequest = { method: load.method, path: load.path, headers: load.headers, body: load.body };
@@ -84,7 +98,13 @@ async function cannon(url: string, load: HttpLoad, connections: number, seconds:
   });
   const result = await instance;
   const unexpected = Object.entries(statuses).reduce((sum, [code, n]) => sum + (Number(code) === load.expect ? 0 : n), 0);
-  return { latencies, count: latencies.length * (load.perRequest ?? 1), seconds: result.duration, errors: unexpected + result.errors + result.timeouts, statuses };
+  return {
+    latencies,
+    count: latencies.length * (load.perRequest ?? 1),
+    seconds: result.duration,
+    errors: unexpected + result.errors + result.timeouts,
+    statuses,
+  };
 }
 
 /**

@@ -15,7 +15,10 @@ export class RssWatch {
   private max: number | null = null;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly pid: number, intervalMs = 50) {
+  constructor(
+    private readonly pid: number,
+    intervalMs = 50,
+  ) {
     this.sample();
     this.timer = setInterval(() => this.sample(), intervalMs);
   }

@@ -24,7 +24,12 @@ export function machine(database: { kind: string; version: string }, loadAtStart
 /** The commit measured, and whether src/ had uncommitted changes (read-only git commands; null outside a checkout). */
 export function revision(): { commit: string; src_dirty: boolean } | null {
   try {
-    const git = (...args: string[]) => execFileSync('git', ['--no-optional-locks', ...args], { cwd: path.dirname(RESULTS_DIR), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['--no-optional-locks', ...args], {
+        cwd: path.dirname(RESULTS_DIR),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
     return { commit: git('rev-parse', 'HEAD'), src_dirty: git('status', '--porcelain', '--', '../src').length > 0 };
   } catch {
     return null;
@@ -38,11 +43,25 @@ const round = (value: number, digits = 3) => (Number.isFinite(value) ? Number(va
 
 function rowJson(row: Row) {
   const side = (s: Row['service']) => ({
-    throughput: round(s.throughput, 1), p50_ms: round(s.p50), p99_ms: round(s.p99), count: s.count, seconds: s.seconds, errors: s.errors, statuses: s.statuses,
+    throughput: round(s.throughput, 1),
+    p50_ms: round(s.p50),
+    p99_ms: round(s.p99),
+    count: s.count,
+    seconds: s.seconds,
+    errors: s.errors,
+    statuses: s.statuses,
   });
   return {
-    scenario: row.scenario, unit: row.unit, floor: row.floor, service: side(row.service), floor_side: side(row.floorSide),
-    ratio: round(row.ratio), target: row.target, result: row.verdict, service_peak_rss_mib: row.serviceRssMiB === null ? null : round(row.serviceRssMiB, 1), notes: row.notes,
+    scenario: row.scenario,
+    unit: row.unit,
+    floor: row.floor,
+    service: side(row.service),
+    floor_side: side(row.floorSide),
+    ratio: round(row.ratio),
+    target: row.target,
+    result: row.verdict,
+    service_peak_rss_mib: row.serviceRssMiB === null ? null : round(row.serviceRssMiB, 1),
+    notes: row.notes,
   };
 }
 

@@ -59,16 +59,30 @@ async function main() {
   const loadAtStart = loadAverage();
   const selected = settings.only.length ? scenarios.filter((s) => settings.only.includes(s.id)) : scenarios;
   const unknown = settings.only.filter((id) => !scenarios.some((s) => s.id === id));
-  if (unknown.length) throw new Error(`BENCH_ONLY names unknown scenarios: ${unknown.join(', ')} (known: ${scenarios.map((s) => s.id).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`BENCH_ONLY names unknown scenarios: ${unknown.join(', ')} (known: ${scenarios.map((s) => s.id).join(', ')})`);
 
   database = await openBenchDatabase(process.env.DATABASE_URL);
-  log(`database: ${database.kind}; warm-up ${settings.warmupSeconds} s, then ${settings.durationSeconds} s per side in ${settings.rounds} alternating rounds, ${settings.connections} connections`);
+  log(
+    `database: ${database.kind}; warm-up ${settings.warmupSeconds} s, then ${settings.durationSeconds} s per side in ${settings.rounds} alternating rounds, ${settings.connections} connections`,
+  );
   service = await startService(database.serviceEnv);
   const floorDatabaseUrl = await database.floorUrl();
-  const version = await withClient(floorDatabaseUrl, (c) => c.query<{ server_version: string }>('show server_version')).then((r) => r.rows[0].server_version);
+  const version = await withClient(floorDatabaseUrl, (c) => c.query<{ server_version: string }>('show server_version')).then(
+    (r) => r.rows[0].server_version,
+  );
   const world = await seed(service, settings, log);
   const floors = floorServerOf(floorDatabaseUrl, database.floorPoolSize);
-  const context: BenchContext = { settings, database, floorDatabaseUrl, service, world, floorServer: floors.get, stopFloorServer: floors.stop, log };
+  const context: BenchContext = {
+    settings,
+    database,
+    floorDatabaseUrl,
+    service,
+    world,
+    floorServer: floors.get,
+    stopFloorServer: floors.stop,
+    log,
+  };
 
   const rows: Row[] = [];
   for (const scenario of selected) {
@@ -84,7 +98,13 @@ async function main() {
     wall_seconds: Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000),
     machine: machine({ kind: database.kind, version }, loadAtStart),
     revision: revision(),
-    settings: { connections: settings.connections, warmup_s: settings.warmupSeconds, duration_s: settings.durationSeconds, rounds: settings.rounds, scenarios: selected.map((s) => s.id) },
+    settings: {
+      connections: settings.connections,
+      warmup_s: settings.warmupSeconds,
+      duration_s: settings.durationSeconds,
+      rounds: settings.rounds,
+      scenarios: selected.map((s) => s.id),
+    },
     service_peak_rss_mib: overallRss === null ? null : Number(overallRss.toFixed(1)),
   };
   process.stdout.write(`${renderTable(rows, overallRss)}\n`);

@@ -20,7 +20,13 @@ export interface World {
   scratch: Project;
 }
 
-type Bootstrap = { organization_id: string; project_id: number; project_api_token: string; project_secret_token: string; personal_api_key: string };
+type Bootstrap = {
+  organization_id: string;
+  project_id: number;
+  project_api_token: string;
+  project_secret_token: string;
+  personal_api_key: string;
+};
 type NewProject = { project_id: number; project_api_token: string; project_secret_token: string };
 
 const project = (p: NewProject): Project => ({ id: p.project_id, apiToken: p.project_api_token, secretToken: p.project_secret_token });
@@ -38,7 +44,13 @@ async function send(service: RunningService, path: string, init: RequestInit): P
   }
 }
 
-async function api<T>(service: RunningService, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+async function api<T>(
+  service: RunningService,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
   const res = await send(service, path, {
     method,
     headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
@@ -48,14 +60,26 @@ async function api<T>(service: RunningService, key: string, method: string, path
 }
 
 /** `count` flags in a project over 10 concurrent requests; their ids in creation order. */
-async function createFlags(service: RunningService, world: Pick<World, 'keys'>, projectId: number, count: number, prefix: string): Promise<number[]> {
+async function createFlags(
+  service: RunningService,
+  world: Pick<World, 'keys'>,
+  projectId: number,
+  count: number,
+  prefix: string,
+): Promise<number[]> {
   const ids: number[] = new Array(count);
   let next = 0;
   await Promise.all(
     Array.from({ length: 10 }, async () => {
       while (next < count) {
         const i = next++;
-        const res = await api<{ id: number }>(service, world.keys[i % world.keys.length], 'POST', `/api/projects/${projectId}/feature_flags/`, flagBody(i, `${prefix}-${i}`));
+        const res = await api<{ id: number }>(
+          service,
+          world.keys[i % world.keys.length],
+          'POST',
+          `/api/projects/${projectId}/feature_flags/`,
+          flagBody(i, `${prefix}-${i}`),
+        );
         if (res.status !== 201) throw new Error(`seeding flag ${i} answered ${res.status}: ${JSON.stringify(res.body)}`);
         ids[i] = res.body.id;
       }
@@ -67,7 +91,10 @@ async function createFlags(service: RunningService, world: Pick<World, 'keys'>, 
 /** Every ingestion user gets a person (with properties) before the ingestion row, as in production. */
 async function capturePersons(service: RunningService, apiToken: string, settings: Settings) {
   for (let first = 0; first < settings.ingestionUsers; first += settings.ingestionBatch) {
-    const batch = Array.from({ length: settings.ingestionBatch }, (_, r) => ({ ...captureEvent(first + r, settings.ingestionUsers), uuid: uuidv7() }));
+    const batch = Array.from({ length: settings.ingestionBatch }, (_, r) => ({
+      ...captureEvent(first + r, settings.ingestionUsers),
+      uuid: uuidv7(),
+    }));
     const res = await send(service, '/batch/', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
@@ -78,13 +105,39 @@ async function capturePersons(service: RunningService, apiToken: string, setting
 }
 
 export async function seed(service: RunningService, settings: Settings, log: (line: string) => void): Promise<World> {
-  const boot = await cli<Bootstrap>(service, ['bootstrap', '--email', 'bench@example.com', '--first-name', 'Bench', '--organization', 'Bench', '--project', 'Flags (100)']);
+  const boot = await cli<Bootstrap>(service, [
+    'bootstrap',
+    '--email',
+    'bench@example.com',
+    '--first-name',
+    'Bench',
+    '--organization',
+    'Bench',
+    '--project',
+    'Flags (100)',
+  ]);
   const large = await cli<NewProject>(service, ['project:create', '--organization', boot.organization_id, '--name', 'Flags (1000)']);
-  const scratch = await cli<NewProject>(service, ['project:create', '--organization', boot.organization_id, '--name', 'Created by the bench']);
+  const scratch = await cli<NewProject>(service, [
+    'project:create',
+    '--organization',
+    boot.organization_id,
+    '--name',
+    'Created by the bench',
+  ]);
   const keys = [boot.personal_api_key];
   // One CLI at a time: beside the embedded database each one takes a socket slot.
   for (const name of ['ada', 'grace']) {
-    const member = await cli<{ personal_api_key: string }>(service, ['user:create', '--organization', boot.organization_id, '--email', `${name}@example.com`, '--first-name', name, '--level', 'admin']);
+    const member = await cli<{ personal_api_key: string }>(service, [
+      'user:create',
+      '--organization',
+      boot.organization_id,
+      '--email',
+      `${name}@example.com`,
+      '--first-name',
+      name,
+      '--level',
+      'admin',
+    ]);
     keys.push(member.personal_api_key);
   }
   const world: World = {
@@ -97,7 +150,9 @@ export async function seed(service: RunningService, settings: Settings, log: (li
   const started = Date.now();
   world.small.flagIds = await createFlags(service, world, world.small.id, settings.smallProjectFlags, 'small');
   await createFlags(service, world, world.large.id, settings.largeProjectFlags, 'large');
-  log(`seeded ${settings.smallProjectFlags + settings.largeProjectFlags} flags through REST in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `seeded ${settings.smallProjectFlags + settings.largeProjectFlags} flags through REST in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   await capturePersons(service, world.small.apiToken, settings);
   return world;
 }

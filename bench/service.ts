@@ -13,7 +13,14 @@ export interface RunningService {
 
 /** The environment the service and its CLI share: production mode, no rate limits, quiet logs, loopback only. */
 function serviceEnv(database: NodeJS.ProcessEnv, port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+  };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   return { ...env, ...database };
@@ -41,7 +48,10 @@ export async function startService(database: NodeJS.ProcessEnv): Promise<Running
   };
   for (let attempt = 0; attempt < 600; attempt++) {
     service.assertRunning();
-    const ok = await fetch(`${url}/_health`).then((res) => res.ok, () => false);
+    const ok = await fetch(`${url}/_health`).then(
+      (res) => res.ok,
+      () => false,
+    );
     if (ok) return service;
     await sleep(200);
   }
@@ -59,13 +69,18 @@ export function stopService(service: RunningService | undefined): Promise<void> 
 /** One CLI command beside the running service (same env); its one JSON object. */
 export function cli<T>(service: RunningService, args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(DIST, 'src/cli/main.js'), ...args], { env: service.env, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`cli ${args[0]} failed: ${stderr || error.message}`));
-      try {
-        resolve(JSON.parse(stdout) as T);
-      } catch {
-        reject(new Error(`cli ${args[0]} printed no JSON: ${stdout}`));
-      }
-    });
+    execFile(
+      process.execPath,
+      [path.join(DIST, 'src/cli/main.js'), ...args],
+      { env: service.env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`cli ${args[0]} failed: ${stderr || error.message}`));
+        try {
+          resolve(JSON.parse(stdout) as T);
+        } catch {
+          reject(new Error(`cli ${args[0]} printed no JSON: ${stdout}`));
+        }
+      },
+    );
   });
 }

@@ -12,7 +12,10 @@ export const settings = {
   durationSeconds: seconds('BENCH_DURATION', 8),
   rounds: Math.max(1, Math.round(Number(process.env.BENCH_ROUNDS ?? 2))),
   /** Comma-separated scenario ids to run (e.g. `definitions,ingestion`); all when unset. */
-  only: (process.env.BENCH_ONLY ?? '').split(',').map((id) => id.trim()).filter(Boolean),
+  only: (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean),
   smallProjectFlags: 100,
   largeProjectFlags: 1000,
   engineIds: 1000,

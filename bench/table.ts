@@ -1,7 +1,9 @@
 import type { Row } from './scenarios/types';
 
-const rate = (value: number) => (value >= 100_000 ? `${(value / 1000).toFixed(0)}k` : value >= 10_000 ? `${(value / 1000).toFixed(1)}k` : value.toFixed(0));
-const ms = (value: number) => (Number.isNaN(value) ? '–' : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const rate = (value: number) =>
+  value >= 100_000 ? `${(value / 1000).toFixed(0)}k` : value >= 10_000 ? `${(value / 1000).toFixed(1)}k` : value.toFixed(0);
+const ms = (value: number) =>
+  Number.isNaN(value) ? '–' : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 const target = ({ target, unit }: Row) => `≥ ${target.ratio}${target.minThroughput ? ` and ≥ ${target.minThroughput} ${unit}` : ''}`;
 
 /** The run as one markdown table (latencies in ms; throughput in each row's unit). */

@@ -44,7 +44,8 @@ function errorMiddleware(logger: Logger): Middleware {
       await next();
     } catch (error) {
       const appError = translate(error);
-      if (!(error instanceof AppError)) logger.error({ err: error, request_id: ctx.state.requestId, method: ctx.method, url: redactUrl(ctx.url) }, 'unhandled error');
+      if (!(error instanceof AppError))
+        logger.error({ err: error, request_id: ctx.state.requestId, method: ctx.method, url: redactUrl(ctx.url) }, 'unhandled error');
       ctx.set(appError.headers);
       if (appError.emptyBody) {
         ctx.body = '';

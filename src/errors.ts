@@ -3,12 +3,7 @@
  * (REST: `{type, code, detail, attr}` + status; GraphQL: message + extensions).
  * Messages come from the named constructors below, not from strings in services.
  */
-export type ErrorType =
-  | 'validation_error'
-  | 'invalid_request'
-  | 'authentication_error'
-  | 'throttled_error'
-  | 'server_error';
+export type ErrorType = 'validation_error' | 'invalid_request' | 'authentication_error' | 'throttled_error' | 'server_error';
 
 const GRAPHQL_CODES: Record<number, string> = {
   400: 'BAD_USER_INPUT',
@@ -65,8 +60,7 @@ export const fieldErrors = {
   required: (attr: string) => new ValidationError('required', 'This field is required.', attr),
   null: (attr: string) => new ValidationError('null', 'This field may not be null.', attr),
   blank: (attr: string) => new ValidationError('blank', 'This field may not be blank.', attr),
-  maxLength: (attr: string, n: number) =>
-    new ValidationError('max_length', `Ensure this field has no more than ${n} characters.`, attr),
+  maxLength: (attr: string, n: number) => new ValidationError('max_length', `Ensure this field has no more than ${n} characters.`, attr),
   notAString: (attr: string) => new ValidationError('invalid_input', 'Not a valid string.', attr),
   notABoolean: (attr: string) => new ValidationError('invalid_input', 'Must be a valid boolean.', attr),
   notAnInteger: (attr: string) => new ValidationError('invalid_input', 'A valid integer is required.', attr),
@@ -81,16 +75,14 @@ export const fieldErrors = {
     new ValidationError('not_a_list', `Expected a list of items but got type "${typeName}".`, attr),
   notADict: (attr: string, typeName: string) =>
     new ValidationError('not_a_dict', `Expected a dictionary of items but got type "${typeName}".`, attr),
-  invalidChoice: (attr: string, shown: string) =>
-    new ValidationError('invalid_choice', `"${shown}" is not a valid choice.`, attr),
+  invalidChoice: (attr: string, shown: string) => new ValidationError('invalid_choice', `"${shown}" is not a valid choice.`, attr),
   doesNotExist: (attr: string, shown: string) =>
     new ValidationError('does_not_exist', `Invalid pk "${shown}" - object does not exist.`, attr),
   incorrectPkType: (attr: string, typeName: string) =>
     new ValidationError('incorrect_type', `Incorrect type. Expected pk value, received ${typeName}.`, attr),
   invalidInput: (detail: string, attr: string | null = null) => new ValidationError('invalid_input', detail, attr),
   /** PostgreSQL stores no NUL in text or jsonb; upstream (DRF) refuses it in text fields with this message. */
-  nullCharacters: (attr: string) =>
-    new ValidationError('null_characters_not_allowed', 'Null characters are not allowed.', attr),
+  nullCharacters: (attr: string) => new ValidationError('null_characters_not_allowed', 'Null characters are not allowed.', attr),
   /** Nor a lone surrogate (half of a UTF-16 pair); DRF's CharField refuses them with this message. */
   surrogateCharacters: (attr: string, codeUnit: number) =>
     new ValidationError(
@@ -101,22 +93,16 @@ export const fieldErrors = {
 };
 
 export const requestErrors = {
-  parse: () =>
-    new AppError(400, 'invalid_request', 'parse_error', 'JSON parse error - request body is not valid JSON.'),
-  notADictionary: (typeName: string) =>
-    new ValidationError('invalid_input', `Invalid data. Expected a dictionary, but got ${typeName}.`),
+  parse: () => new AppError(400, 'invalid_request', 'parse_error', 'JSON parse error - request body is not valid JSON.'),
+  notADictionary: (typeName: string) => new ValidationError('invalid_input', `Invalid data. Expected a dictionary, but got ${typeName}.`),
   unsupportedMediaType: (mediaType: string) =>
     new AppError(415, 'invalid_request', 'unsupported_media_type', `Unsupported media type "${mediaType}" in request.`),
-  tooLarge: (limit: number) =>
-    new AppError(413, 'invalid_request', 'request_too_large', `Request body exceeds ${limit} bytes.`),
+  tooLarge: (limit: number) => new AppError(413, 'invalid_request', 'request_too_large', `Request body exceeds ${limit} bytes.`),
   notFound: (detail = 'Not found.') => new AppError(404, 'invalid_request', 'not_found', detail),
   projectNotFound: () => new AppError(404, 'invalid_request', 'not_found', 'Project not found.'),
   organizationNotFound: () => new AppError(404, 'invalid_request', 'not_found', 'Organization not found.'),
   methodNotAllowed: (method: string, allow: string[]) =>
-    new AppError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`).withHeader(
-      'Allow',
-      allow.join(', '),
-    ),
+    new AppError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`).withHeader('Allow', allow.join(', ')),
   /** Flag DELETE: refused with no body and no Allow header (rest-flags.md §3.8). */
   hardDeleteRefused: () => {
     const error = new AppError(405, 'invalid_request', 'method_not_allowed', 'Method "DELETE" not allowed.');
@@ -143,19 +129,15 @@ const DATABASE_TIMEOUT_STATES = new Set(['57014', '55P03']);
 
 export const authErrors = {
   notAuthenticated: () =>
-    new AppError(
-      401,
-      'authentication_error',
-      'not_authenticated',
-      'Authentication credentials were not provided.',
-    ).withHeader('WWW-Authenticate', 'Bearer'),
+    new AppError(401, 'authentication_error', 'not_authenticated', 'Authentication credentials were not provided.').withHeader(
+      'WWW-Authenticate',
+      'Bearer',
+    ),
   invalidPersonalKey: (where: 'Authorization header' | 'body' | 'query string') =>
-    new AppError(
-      401,
-      'authentication_error',
-      'authentication_failed',
-      `Personal API key found in request ${where} is invalid.`,
-    ).withHeader('WWW-Authenticate', 'Bearer'),
+    new AppError(401, 'authentication_error', 'authentication_failed', `Personal API key found in request ${where} is invalid.`).withHeader(
+      'WWW-Authenticate',
+      'Bearer',
+    ),
   invalidSecretToken: () =>
     new AppError(
       401,
@@ -171,10 +153,8 @@ export const authErrors = {
   forbidden: (detail: string) => new AppError(403, 'authentication_error', 'permission_denied', detail),
   noProjectAccess: () => authErrors.forbidden("You don't have access to the project."),
   notInOrganization: () => authErrors.forbidden("You don't belong to the organization."),
-  keyProjectScope: (projectId: number) =>
-    authErrors.forbidden(`API key does not have access to the requested project: ID ${projectId}.`),
-  keyScopedToProjectsOnOrgRoute: () =>
-    authErrors.forbidden('API keys with scoped projects are only supported on project-based endpoints.'),
+  keyProjectScope: (projectId: number) => authErrors.forbidden(`API key does not have access to the requested project: ID ${projectId}.`),
+  keyScopedToProjectsOnOrgRoute: () => authErrors.forbidden('API keys with scoped projects are only supported on project-based endpoints.'),
   keyOrganizationScope: (organizationId: string) =>
     authErrors.forbidden(`API key does not have access to the requested organization: ID ${organizationId}.`),
   missingScope: (scope: string) => authErrors.forbidden(`API key missing required scope '${scope}'`),

@@ -70,7 +70,10 @@ async function healthy(target: Server, boundMs = START_BOUND_MS): Promise<number
   const began = Date.now();
   while (Date.now() - began < boundMs) {
     if (!running(target.pid)) throw new Error(`server ${target.pid} exited before answering: ${target.stderr()}`);
-    const status = await fetch(`${baseUrl}/_health`).then((res) => res.status, () => 0);
+    const status = await fetch(`${baseUrl}/_health`).then(
+      (res) => res.status,
+      () => 0,
+    );
     if (status === 200) return Date.now() - began;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -113,31 +116,39 @@ linux('the embedded database directory', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('is opened again by a restart right after SIGKILL, with the data committed before the kill', async () => {
-    const expected = ['before-any-kill'];
-    for (let round = 1; round <= 3; round++) {
-      await createFlag(`written-before-kill-${round}`);
-      expected.push(`written-before-kill-${round}`);
-      const killed = server;
-      process.kill(killed.pid, 'SIGKILL');
-      // What a supervisor does: start again at once, on the same port.
-      server = await startServer();
-      await healthy(server);
-      // The new server took over while the killed one still had its pid.
-      expect(stateOf(killed.pid)).toBe('Z');
-      expect(await flagKeys()).toEqual([...expected].sort());
-    }
-  }, 4 * START_BOUND_MS);
+  it(
+    'is opened again by a restart right after SIGKILL, with the data committed before the kill',
+    async () => {
+      const expected = ['before-any-kill'];
+      for (let round = 1; round <= 3; round++) {
+        await createFlag(`written-before-kill-${round}`);
+        expected.push(`written-before-kill-${round}`);
+        const killed = server;
+        process.kill(killed.pid, 'SIGKILL');
+        // What a supervisor does: start again at once, on the same port.
+        server = await startServer();
+        await healthy(server);
+        // The new server took over while the killed one still had its pid.
+        expect(stateOf(killed.pid)).toBe('Z');
+        expect(await flagKeys()).toEqual([...expected].sort());
+      }
+    },
+    4 * START_BOUND_MS,
+  );
 
-  it('refuses a second live server, which names the holder, while the first keeps serving', async () => {
-    const second = spawn('node', ['dist/src/main.js'], { cwd: root, env: env({ PORT: String(await freePort()) }) });
-    let stderr = '';
-    second.stderr.on('data', (chunk) => (stderr += chunk));
-    second.stdout.resume();
-    expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(1);
-    expect(stderr).toContain(`is already open by process ${server.pid}`);
-    expect((await fetch(`${baseUrl}/_health`)).status).toBe(200);
-    expect(await flagKeys()).toContain('before-any-kill');
-    expect(readFileSync(path.join(dataDir, 'embedded.lock'), 'utf8')).toContain(String(server.pid));
-  }, START_BOUND_MS);
+  it(
+    'refuses a second live server, which names the holder, while the first keeps serving',
+    async () => {
+      const second = spawn('node', ['dist/src/main.js'], { cwd: root, env: env({ PORT: String(await freePort()) }) });
+      let stderr = '';
+      second.stderr.on('data', (chunk) => (stderr += chunk));
+      second.stdout.resume();
+      expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(1);
+      expect(stderr).toContain(`is already open by process ${server.pid}`);
+      expect((await fetch(`${baseUrl}/_health`)).status).toBe(200);
+      expect(await flagKeys()).toContain('before-any-kill');
+      expect(readFileSync(path.join(dataDir, 'embedded.lock'), 'utf8')).toContain(String(server.pid));
+    },
+    START_BOUND_MS,
+  );
 });

@@ -65,7 +65,17 @@ describe('running the service', () => {
   });
 
   it('bootstraps beside the running server and prints exactly one JSON object', async () => {
-    const { stdout } = await cli('bootstrap', '--email', 'newcomer@example.com', '--first-name', 'New', '--organization', 'Acme', '--project', 'Web');
+    const { stdout } = await cli(
+      'bootstrap',
+      '--email',
+      'newcomer@example.com',
+      '--first-name',
+      'New',
+      '--organization',
+      'Acme',
+      '--project',
+      'Web',
+    );
     bootstrap = JSON.parse(stdout);
     expect(stdout.trim().split('\n')).toHaveLength(1);
     expect(Object.keys(bootstrap).sort()).toEqual(
@@ -88,28 +98,47 @@ describe('running the service', () => {
     const read = await fetch(`${baseUrl}/graphql`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ query: `{ featureFlag(projectId: "${bootstrap.project_id}", key: "smoke-flag") { name createdBy { email } } }` }),
+      body: JSON.stringify({
+        query: `{ featureFlag(projectId: "${bootstrap.project_id}", key: "smoke-flag") { name createdBy { email } } }`,
+      }),
     });
     expect(await read.json()).toEqual({ data: { featureFlag: { name: 'Smoke', createdBy: { email: 'newcomer@example.com' } } } });
   });
 
   it('creates users, scoped keys and projects', async () => {
-    const member = JSON.parse((await cli('user:create', '--organization', bootstrap.organization_id, '--email', 'member@example.com', '--level', 'admin')).stdout);
+    const member = JSON.parse(
+      (await cli('user:create', '--organization', bootstrap.organization_id, '--email', 'member@example.com', '--level', 'admin')).stdout,
+    );
     expect(member.personal_api_key).toMatch(/^phx_/);
     expect(member.user.email).toBe('member@example.com');
     const project = JSON.parse((await cli('project:create', '--organization', bootstrap.organization_id, '--name', 'Second')).stdout);
     expect(project.project_id).toBeGreaterThan(bootstrap.project_id);
-    const key = JSON.parse((await cli('key:create', '--email', 'member@example.com', '--scopes', 'feature_flag:read', '--projects', String(project.project_id))).stdout);
+    const key = JSON.parse(
+      (await cli('key:create', '--email', 'member@example.com', '--scopes', 'feature_flag:read', '--projects', String(project.project_id)))
+        .stdout,
+    );
     expect(key).toEqual({ personal_api_key: expect.stringMatching(/^phx_/), id: expect.any(Number) });
-    const other = await fetch(`${baseUrl}/api/projects/${bootstrap.project_id}/feature_flags/`, { headers: { authorization: `Bearer ${key.personal_api_key}` } });
+    const other = await fetch(`${baseUrl}/api/projects/${bootstrap.project_id}/feature_flags/`, {
+      headers: { authorization: `Bearer ${key.personal_api_key}` },
+    });
     expect(other.status).toBe(403);
-    const own = await fetch(`${baseUrl}/api/projects/${project.project_id}/feature_flags/`, { headers: { authorization: `Bearer ${key.personal_api_key}` } });
+    const own = await fetch(`${baseUrl}/api/projects/${project.project_id}/feature_flags/`, {
+      headers: { authorization: `Bearer ${key.personal_api_key}` },
+    });
     expect(own.status).toBe(200);
   });
 
   it('reports CLI errors on stderr with a non-zero exit and nothing on stdout', async () => {
-    for (const args of [['key:create', '--email', 'nobody@example.com'], ['key:create', '--email', 'member@example.com', '--scopes', 'bogus:read'], ['nonsense'], ['bootstrap']]) {
-      const failure = await cli(...args).then(() => null, (error) => error);
+    for (const args of [
+      ['key:create', '--email', 'nobody@example.com'],
+      ['key:create', '--email', 'member@example.com', '--scopes', 'bogus:read'],
+      ['nonsense'],
+      ['bootstrap'],
+    ]) {
+      const failure = await cli(...args).then(
+        () => null,
+        (error) => error,
+      );
       expect(failure).not.toBeNull();
       expect(failure.code).toBe(1);
       expect(failure.stdout).toBe('');

@@ -132,7 +132,11 @@ async function writeBoth(
   gql: { query: string; id?: number },
   body: Record<string, unknown>,
 ) {
-  const restRes = await app.request(rest.id ? `${flagsPath()}/${rest.id}` : flagsPath(), { method: rest.method, key: world.owner.key, body });
+  const restRes = await app.request(rest.id ? `${flagsPath()}/${rest.id}` : flagsPath(), {
+    method: rest.method,
+    key: world.owner.key,
+    body,
+  });
   expect(restRes.status).toBe(rest.method === 'POST' ? 201 : 200);
   const gqlRes = await viaGraphQL(gql.query, { ...(gql.id ? { id: gql.id } : {}), input: inputToGraphQL(body) });
   expect(gqlRes.status).toBe(200);
@@ -178,27 +182,31 @@ describe('one scenario through REST and GraphQL', () => {
   });
 
   it('create with filters, tags and ensure_experience_continuity', async () => {
-    const { rest, graphql } = await writeBoth({ method: 'POST' }, { query: CREATE }, {
-      key: 'parity-flag',
-      name: 'Parity flag',
-      filters: {
-        groups: [
-          { properties: [{ key: 'email', value: '@example.com', operator: 'icontains', type: 'person' }], rollout_percentage: 40 },
-          { properties: [], rollout_percentage: 10, variant: 'test' },
-        ],
-        multivariate: {
-          variants: [
-            { key: 'control', name: 'Control', rollout_percentage: 50 },
-            { key: 'test', rollout_percentage: 50 },
+    const { rest, graphql } = await writeBoth(
+      { method: 'POST' },
+      { query: CREATE },
+      {
+        key: 'parity-flag',
+        name: 'Parity flag',
+        filters: {
+          groups: [
+            { properties: [{ key: 'email', value: '@example.com', operator: 'icontains', type: 'person' }], rollout_percentage: 40 },
+            { properties: [], rollout_percentage: 10, variant: 'test' },
           ],
+          multivariate: {
+            variants: [
+              { key: 'control', name: 'Control', rollout_percentage: 50 },
+              { key: 'test', rollout_percentage: 50 },
+            ],
+          },
+          payloads: { control: { color: 'blue' }, test: '"red"' },
+          super_groups: [{ properties: [], rollout_percentage: 5 }],
         },
-        payloads: { control: { color: 'blue' }, test: '"red"' },
-        super_groups: [{ properties: [], rollout_percentage: 5 }],
+        tags: [' Beta ', 'beta', 'Ops', ''],
+        ensure_experience_continuity: true,
+        rollback_conditions: [{ threshold_type: 'insight', threshold: 50 }],
       },
-      tags: [' Beta ', 'beta', 'Ops', ''],
-      ensure_experience_continuity: true,
-      rollback_conditions: [{ threshold_type: 'insight', threshold: 50 }],
-    });
+    );
     expect(rest).toMatchObject({
       key: 'parity-flag',
       tags: ['beta', 'ops'],
@@ -215,14 +223,18 @@ describe('one scenario through REST and GraphQL', () => {
   });
 
   it('PATCH (partial update)', async () => {
-    const { rest } = await writeBoth({ method: 'PATCH', id: ids.rest }, { query: UPDATE, id: ids.graphql }, {
-      name: 'Parity flag, updated',
-      filters: { groups: [{ properties: [], rollout_percentage: 65 }] },
-      tags: ['beta', 'new'],
-      ensure_experience_continuity: null,
-      active: false,
-      version: 1,
-    });
+    const { rest } = await writeBoth(
+      { method: 'PATCH', id: ids.rest },
+      { query: UPDATE, id: ids.graphql },
+      {
+        name: 'Parity flag, updated',
+        filters: { groups: [{ properties: [], rollout_percentage: 65 }] },
+        tags: ['beta', 'new'],
+        ensure_experience_continuity: null,
+        active: false,
+        version: 1,
+      },
+    );
     expect(rest).toMatchObject({
       name: 'Parity flag, updated',
       key: 'parity-flag',
@@ -234,16 +246,24 @@ describe('one scenario through REST and GraphQL', () => {
       version: 2,
     });
     // A PATCH whose filters lack `groups` keeps the stored filters, on both transports.
-    const kept = await writeBoth({ method: 'PATCH', id: ids.rest }, { query: UPDATE, id: ids.graphql }, { filters: { payloads: { true: 1 } } });
+    const kept = await writeBoth(
+      { method: 'PATCH', id: ids.rest },
+      { query: UPDATE, id: ids.graphql },
+      { filters: { payloads: { true: 1 } } },
+    );
     expect(kept.rest).toMatchObject({ filters: { groups: [{ properties: [], rollout_percentage: 65 }] }, version: 3 });
   });
 
   it('PUT (replace)', async () => {
-    const { rest } = await writeBoth({ method: 'PUT', id: ids.rest }, { query: REPLACE, id: ids.graphql }, {
-      key: 'parity-flag',
-      filters: { groups: [{ properties: [], rollout_percentage: 70 }] },
-      active: true,
-    });
+    const { rest } = await writeBoth(
+      { method: 'PUT', id: ids.rest },
+      { query: REPLACE, id: ids.graphql },
+      {
+        key: 'parity-flag',
+        filters: { groups: [{ properties: [], rollout_percentage: 70 }] },
+        active: true,
+      },
+    );
     expect(rest).toMatchObject({ rollout_percentage: 70, active: true, performed_rollback: false, version: 4 });
   });
 
@@ -267,7 +287,10 @@ describe('one scenario through REST and GraphQL', () => {
       { query: 'search=parity', variables: { search: 'parity' } },
       { query: 'type=multivariant', variables: { type: 'multivariant' } },
       { query: 'type=boolean&active=true', variables: { type: 'boolean', active: true } },
-      { query: `created_by_id=${world.owner.user.id}&limit=2&offset=1`, variables: { createdById: world.owner.user.id, limit: 2, offset: 1 } },
+      {
+        query: `created_by_id=${world.owner.user.id}&limit=2&offset=1`,
+        variables: { createdById: world.owner.user.id, limit: 2, offset: 1 },
+      },
       { query: 'limit=2&offset=50', variables: { limit: 2, offset: 50 } },
       { query: 'tags=%5B%22ops%22%2C%22new%22%5D', variables: { tags: ['ops', 'new'] } },
     ];
@@ -278,9 +301,7 @@ describe('one scenario through REST and GraphQL', () => {
       expect(gql.body.errors).toBeUndefined();
       const page = gql.body.data.page;
       expect({ query, count: page.count }).toEqual({ query, count: rest.body.count });
-      expect(page.results.map((flag: Record<string, unknown>) => comparable(flagToRest(flag)))).toEqual(
-        rest.body.results.map(comparable),
-      );
+      expect(page.results.map((flag: Record<string, unknown>) => comparable(flagToRest(flag)))).toEqual(rest.body.results.map(comparable));
     }
     // Not vacuous: the first case finds exactly the companion.
     const first = await app.request(`${flagsPath()}?${cases[0].query}`, { key: world.owner.key });
@@ -329,7 +350,10 @@ describe('one scenario through REST and GraphQL', () => {
         },
       ],
       ['variant override', { key: 'ok-key', filters: { groups: [{ variant: 'unknown-variant' }] } }],
-      ['bad operator value', { key: 'ok-key', filters: { groups: [{ properties: [{ key: 'e', value: ['@x'], operator: 'icontains', type: 'person' }] }] } }],
+      [
+        'bad operator value',
+        { key: 'ok-key', filters: { groups: [{ properties: [{ key: 'e', value: ['@x'], operator: 'icontains', type: 'person' }] }] } },
+      ],
       ['unknown dashboard', { key: 'ok-key', analytics_dashboards: [55] }],
       ['tag too long', { key: 'ok-key', tags: ['t'.repeat(256)] }],
     ];
@@ -339,13 +363,17 @@ describe('one scenario through REST and GraphQL', () => {
     });
 
     it('control: nulls where the model allows them are accepted on both sides', async () => {
-      await writeBoth({ method: 'POST' }, { query: CREATE }, {
-        key: 'nullable-control',
-        rollback_conditions: null,
-        has_enriched_analytics: null,
-        performed_rollback: null,
-        ensure_experience_continuity: null,
-      });
+      await writeBoth(
+        { method: 'POST' },
+        { query: CREATE },
+        {
+          key: 'nullable-control',
+          rollback_conditions: null,
+          has_enriched_analytics: null,
+          performed_rollback: null,
+          ensure_experience_continuity: null,
+        },
+      );
     });
 
     it('PATCH: variant sum and key format', async () => {
@@ -401,15 +429,14 @@ describe('one scenario through REST and GraphQL', () => {
   });
 
   it('404: unknown flag and unknown project', async () => {
+    expect(await refuseBoth({ method: 'GET', path: `${flagsPath()}/999999` }, { query: GET, variables: { id: 999999 } })).toEqual({
+      type: 'invalid_request',
+      code: 'not_found',
+      detail: 'Not found.',
+      attr: null,
+    });
     expect(
-      await refuseBoth({ method: 'GET', path: `${flagsPath()}/999999` }, { query: GET, variables: { id: 999999 } }),
-    ).toEqual({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null });
-    expect(
-      await refuseBoth(
-        { method: 'PATCH', path: `${flagsPath()}/999999` },
-        { query: UPDATE, variables: { id: 999999 } },
-        { name: 'x' },
-      ),
+      await refuseBoth({ method: 'PATCH', path: `${flagsPath()}/999999` }, { query: UPDATE, variables: { id: 999999 } }, { name: 'x' }),
     ).toMatchObject({ code: 'not_found', detail: 'Not found.' });
     // The other project's flag is invisible from this one, on both transports.
     expect(
@@ -423,7 +450,10 @@ describe('one scenario through REST and GraphQL', () => {
 
   it('401 and 403: the same messages', async () => {
     expect(
-      await refuseBoth({ method: 'GET', path: `${flagsPath()}/${ids.rest}`, key: null }, { query: GET, variables: { id: ids.graphql }, key: null }),
+      await refuseBoth(
+        { method: 'GET', path: `${flagsPath()}/${ids.rest}`, key: null },
+        { query: GET, variables: { id: ids.graphql }, key: null },
+      ),
     ).toMatchObject({ code: 'not_authenticated' });
     expect(
       await refuseBoth(
@@ -438,10 +468,18 @@ describe('one scenario through REST and GraphQL', () => {
         { query: UPDATE, variables: { id: ids.graphql }, key: readOnly },
         { name: 'x' },
       ),
-    ).toEqual({ type: 'authentication_error', code: 'permission_denied', detail: "API key missing required scope 'feature_flag:write'", attr: null });
+    ).toEqual({
+      type: 'authentication_error',
+      code: 'permission_denied',
+      detail: "API key missing required scope 'feature_flag:write'",
+      attr: null,
+    });
     const outsider = await app.factories.member(null);
     expect(
-      await refuseBoth({ method: 'GET', path: `${flagsPath()}/${ids.rest}`, key: outsider.key }, { query: GET, variables: { id: ids.graphql }, key: outsider.key }),
+      await refuseBoth(
+        { method: 'GET', path: `${flagsPath()}/${ids.rest}`, key: outsider.key },
+        { query: GET, variables: { id: ids.graphql }, key: outsider.key },
+      ),
     ).toMatchObject({ detail: "You don't have access to the project." });
   });
 });

@@ -28,7 +28,9 @@ interface Poller {
 const env = (name: string) => process.env[name]!;
 
 async function serviceEngine(): Promise<Engine> {
-  const res = await fetch(`${env('SERVICE_URL')}/api/feature_flag/local_evaluation?token=${env('API_TOKEN')}`, { headers: { Authorization: `Bearer ${env('SECRET')}` } });
+  const res = await fetch(`${env('SERVICE_URL')}/api/feature_flag/local_evaluation?token=${env('API_TOKEN')}`, {
+    headers: { Authorization: `Bearer ${env('SECRET')}` },
+  });
   if (res.status !== 200) throw new Error(`definitions answered ${res.status}`);
   const body = (await res.json()) as { flags: Definition[]; group_type_mapping: Record<string, string> };
   const groupTypes = new Map(Object.entries(body.group_type_mapping).map(([index, name]) => [Number(index), name]));
@@ -47,7 +49,11 @@ async function serviceEngine(): Promise<Engine> {
 
 async function posthogEngine(): Promise<Engine> {
   const client = new PostHog(env('API_TOKEN'), {
-    host: env('SERVICE_URL'), personalApiKey: env('SECRET'), featureFlagsPollingInterval: 600_000, disableGeoip: true, fetchRetryCount: 0,
+    host: env('SERVICE_URL'),
+    personalApiKey: env('SECRET'),
+    featureFlagsPollingInterval: 600_000,
+    disableGeoip: true,
+    fetchRetryCount: 0,
   });
   if (!(await client.waitForLocalEvaluationReady(10_000))) throw new Error('posthog-node did not load the definitions');
   // The poller is the SDK's evaluation engine; the client's getFeatureFlag adds per-call option handling and event plumbing around it.
@@ -56,7 +62,13 @@ async function posthogEngine(): Promise<Engine> {
   return {
     keys: flags.map((flag) => flag.key),
     async evaluate(distinctId, properties) {
-      const context = { distinctId, groups: {}, personProperties: { distinct_id: distinctId, ...properties }, groupProperties: {}, evaluationCache: {} };
+      const context = {
+        distinctId,
+        groups: {},
+        personProperties: { distinct_id: distinctId, ...properties },
+        groupProperties: {},
+        evaluationCache: {},
+      };
       const values: Array<FlagValue | null> = [];
       for (const flag of flags) {
         try {

@@ -10,7 +10,11 @@ export interface ServedDefinitions {
   headers: Record<string, string>;
 }
 
-const opaque = (tag: string) => tag.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+const opaque = (tag: string) =>
+  tag
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
 
 /** Floor of the SDK rows: the same bytes from memory, the same token check and ETag/304 logic, no database. */
 export function definitionsFloor() {

@@ -30,25 +30,54 @@ const timestamp = (date: Date) => date.toISOString().replace(/(\.\d{3})Z$/, '$10
 
 function restUser(user: UserRow | null) {
   if (!user) return null;
-  return { id: user.id, uuid: user.uuid, distinct_id: user.distinct_id, first_name: user.first_name, email: user.email, is_email_verified: user.is_email_verified };
+  return {
+    id: user.id,
+    uuid: user.uuid,
+    distinct_id: user.distinct_id,
+    first_name: user.first_name,
+    email: user.email,
+    is_email_verified: user.is_email_verified,
+  };
 }
 
 const creatorOf = (row: Record<string, unknown>): UserRow | null =>
   row.u_id === null
     ? null
-    : { id: row.u_id as number, uuid: row.u_uuid as string, distinct_id: row.u_distinct_id as string, first_name: row.u_first_name as string, email: row.u_email as string, is_email_verified: row.u_is_email_verified as boolean };
+    : {
+        id: row.u_id as number,
+        uuid: row.u_uuid as string,
+        distinct_id: row.u_distinct_id as string,
+        first_name: row.u_first_name as string,
+        email: row.u_email as string,
+        is_email_verified: row.u_is_email_verified as boolean,
+      };
 
 /** The REST flag (fragments.ts RestFeatureFlag), with the service's derived fields computed the cheap way. */
 function restFlag(row: FlagRow, creator: UserRow | null) {
   const groups = Array.isArray(row.filters.groups) ? (row.filters.groups as Array<Record<string, unknown>>) : [];
-  const simple = groups.length === 1 && !row.filters.multivariate && (!Array.isArray(groups[0].properties) || groups[0].properties.length === 0);
+  const simple =
+    groups.length === 1 && !row.filters.multivariate && (!Array.isArray(groups[0].properties) || groups[0].properties.length === 0);
   return {
-    id: row.id, name: row.name, key: row.key, filters: row.filters, deleted: row.deleted, active: row.active,
-    created_by: restUser(creator), created_at: timestamp(row.created_at), is_simple_flag: simple,
+    id: row.id,
+    name: row.name,
+    key: row.key,
+    filters: row.filters,
+    deleted: row.deleted,
+    active: row.active,
+    created_by: restUser(creator),
+    created_at: timestamp(row.created_at),
+    is_simple_flag: simple,
     rollout_percentage: simple ? (groups[0].rollout_percentage ?? null) : null,
-    ensure_experience_continuity: row.ensure_experience_continuity, experiment_set: [], features: [],
-    rollback_conditions: row.rollback_conditions, performed_rollback: row.performed_rollback, can_edit: true, tags: row.tags,
-    usage_dashboard: row.usage_dashboard_id, analytics_dashboards: row.analytics_dashboards, has_enriched_analytics: row.has_enriched_analytics,
+    ensure_experience_continuity: row.ensure_experience_continuity,
+    experiment_set: [],
+    features: [],
+    rollback_conditions: row.rollback_conditions,
+    performed_rollback: row.performed_rollback,
+    can_edit: true,
+    tags: row.tags,
+    usage_dashboard: row.usage_dashboard_id,
+    analytics_dashboards: row.analytics_dashboards,
+    has_enriched_analytics: row.has_enriched_analytics,
     version: row.version,
   };
 }
@@ -57,12 +86,34 @@ function restFlag(row: FlagRow, creator: UserRow | null) {
 function graphqlFlag(row: FlagRow, creator: UserRow | null) {
   const rest = restFlag(row, creator);
   return {
-    id: rest.id, name: rest.name, key: rest.key, filters: rest.filters, deleted: rest.deleted, active: rest.active,
-    createdBy: creator && { id: creator.id, uuid: creator.uuid, distinctId: creator.distinct_id, firstName: creator.first_name, email: creator.email, isEmailVerified: creator.is_email_verified },
-    createdAt: rest.created_at, isSimpleFlag: rest.is_simple_flag, rolloutPercentage: rest.rollout_percentage,
-    ensureExperienceContinuity: rest.ensure_experience_continuity, experimentSet: [], features: [], rollbackConditions: rest.rollback_conditions,
-    performedRollback: rest.performed_rollback, canEdit: true, tags: rest.tags, usageDashboard: rest.usage_dashboard,
-    analyticsDashboards: rest.analytics_dashboards, hasEnrichedAnalytics: rest.has_enriched_analytics, version: rest.version,
+    id: rest.id,
+    name: rest.name,
+    key: rest.key,
+    filters: rest.filters,
+    deleted: rest.deleted,
+    active: rest.active,
+    createdBy: creator && {
+      id: creator.id,
+      uuid: creator.uuid,
+      distinctId: creator.distinct_id,
+      firstName: creator.first_name,
+      email: creator.email,
+      isEmailVerified: creator.is_email_verified,
+    },
+    createdAt: rest.created_at,
+    isSimpleFlag: rest.is_simple_flag,
+    rolloutPercentage: rest.rollout_percentage,
+    ensureExperienceContinuity: rest.ensure_experience_continuity,
+    experimentSet: [],
+    features: [],
+    rollbackConditions: rest.rollback_conditions,
+    performedRollback: rest.performed_rollback,
+    canEdit: true,
+    tags: rest.tags,
+    usageDashboard: rest.usage_dashboard,
+    analyticsDashboards: rest.analytics_dashboards,
+    hasEnrichedAnalytics: rest.has_enriched_analytics,
+    version: rest.version,
   };
 }
 
@@ -83,7 +134,13 @@ export function flagFloors(pool: Pool) {
     const bearer = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
     const hash = bearer ? `sha256$${createHash('sha256').update(bearer).digest('hex')}` : '';
     const { rows } = await pool.query<UserRow>(KEY_LOOKUP, [hash]);
-    if (rows.length === 0) json(ctx, 401, { type: 'authentication_error', code: 'authentication_failed', detail: 'Incorrect authentication credentials.', attr: null });
+    if (rows.length === 0)
+      json(ctx, 401, {
+        type: 'authentication_error',
+        code: 'authentication_failed',
+        detail: 'Incorrect authentication credentials.',
+        attr: null,
+      });
     return rows[0] ?? null;
   }
 
@@ -106,10 +163,22 @@ export function flagFloors(pool: Pool) {
     },
 
     async create(ctx: Context, projectId: number) {
-      const input = JSON.parse((await readBody(ctx)).toString('utf8')) as { key: string; name?: string; filters?: unknown; active?: boolean };
+      const input = JSON.parse((await readBody(ctx)).toString('utf8')) as {
+        key: string;
+        name?: string;
+        filters?: unknown;
+        active?: boolean;
+      };
       const user = await authenticate(ctx);
       if (!user) return;
-      const { rows } = await pool.query<FlagRow>(INSERT, [projectId, input.name ?? '', input.key, JSON.stringify(input.filters ?? {}), input.active ?? true, user.id]);
+      const { rows } = await pool.query<FlagRow>(INSERT, [
+        projectId,
+        input.name ?? '',
+        input.key,
+        JSON.stringify(input.filters ?? {}),
+        input.active ?? true,
+        user.id,
+      ]);
       json(ctx, 201, restFlag(rows[0], user));
     },
 

@@ -13,7 +13,10 @@ const env = (name: string) => Number(process.env[name]);
 const [projectId, batch, users, workers] = [env('PROJECT_ID'), env('BATCH'), env('USERS'), env('CONNECTIONS')];
 const pool = createPool(process.env.FLOOR_DATABASE_URL!, env('FLOOR_POOL'));
 const personOf = new Map(Array.from({ length: users }, (_, u) => [`user-${u}`, randomUUID()]));
-const placeholders = Array.from({ length: batch }, (_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(', ')})`).join(', ');
+const placeholders = Array.from(
+  { length: batch },
+  (_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(', ')})`,
+).join(', ');
 const insert = `insert into event (project_id, uuid, event, distinct_id, properties, timestamp, person_id, created_at) values ${placeholders}`;
 let next = 0;
 
@@ -28,7 +31,14 @@ async function run(seconds: number) {
         const now = new Date();
         const first = (next += batch) - batch;
         const values = Array.from({ length: batch }, (_, r) => captureEvent(first + r, users)).flatMap((row) => [
-          projectId, uuidv7(), row.event, row.distinct_id, JSON.stringify(row.properties), row.timestamp, personOf.get(row.distinct_id), now,
+          projectId,
+          uuidv7(),
+          row.event,
+          row.distinct_id,
+          JSON.stringify(row.properties),
+          row.timestamp,
+          personOf.get(row.distinct_id),
+          now,
         ]);
         const t0 = process.hrtime.bigint();
         try {

@@ -21,7 +21,8 @@ async function main() {
   app.use(async (ctx) => {
     const { method, path } = ctx;
     let match: RegExpExecArray | null;
-    if (method === 'GET' && (path === '/flags/definitions' || path === '/api/feature_flag/local_evaluation')) return definitions.handle(ctx);
+    if (method === 'GET' && (path === '/flags/definitions' || path === '/api/feature_flag/local_evaluation'))
+      return definitions.handle(ctx);
     if (method === 'POST' && path === '/graphql') return flags.graphqlList(ctx);
     if ((match = LIST.exec(path))) return method === 'POST' ? flags.create(ctx, Number(match[1])) : flags.list(ctx, Number(match[1]));
     if (method === 'GET' && (match = ONE.exec(path))) return flags.retrieve(ctx, Number(match[1]), Number(match[2]));

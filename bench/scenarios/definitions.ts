@@ -13,7 +13,9 @@ const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'content-len
 
 /** The body and headers the service serves now; the floor gets exactly these. */
 async function served(context: BenchContext, project: Project): Promise<ServedDefinitions> {
-  const res = await fetch(`${context.service.url}${PATHS.definitions(project.apiToken)}`, { headers: { Authorization: `Bearer ${project.secretToken}` } });
+  const res = await fetch(`${context.service.url}${PATHS.definitions(project.apiToken)}`, {
+    headers: { Authorization: `Bearer ${project.secretToken}` },
+  });
   const body = await res.text();
   if (res.status !== 200) throw new Error(`definitions answered ${res.status}: ${body}`);
   const headers: Record<string, string> = {};
@@ -33,8 +35,9 @@ export const definitions: Scenario = {
     await floor.serveDefinitions(bodies);
     for (const entry of bodies) {
       const res = await fetch(`${floor.url}${PATHS.definitions(entry.token)}`, { headers: { Authorization: `Bearer ${entry.secret}` } });
-      const same = (await res.text()) === entry.body && Object.entries(entry.headers).every(([name, value]) => res.headers.get(name) === value);
-      if (!same) throw new Error('the floor does not serve the service\'s bytes and headers');
+      const same =
+        (await res.text()) === entry.body && Object.entries(entry.headers).every(([name, value]) => res.headers.get(name) === value);
+      if (!same) throw new Error("the floor does not serve the service's bytes and headers");
     }
     const cases: Array<[keyof typeof PATHS, ServedDefinitions, string, 200 | 304]> = [
       ['definitions', bodies[0], '100', 200],
@@ -52,7 +55,12 @@ export const definitions: Scenario = {
       rows.push(
         await httpRow(
           context,
-          { scenario: `GET ${url.split('?')[0]}, ${count} flags, ${status}`, unit: 'req/s', floor: 'bare Koa, same bytes from memory', target: { ratio: 0.6 } },
+          {
+            scenario: `GET ${url.split('?')[0]}, ${count} flags, ${status}`,
+            unit: 'req/s',
+            floor: 'bare Koa, same bytes from memory',
+            target: { ratio: 0.6 },
+          },
           () => ({ method: 'GET', path: url, headers, expect: status }),
         ),
       );

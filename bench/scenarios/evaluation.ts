@@ -13,7 +13,11 @@ export const evaluation: Scenario = {
     const { settings, world, service } = context;
     const start = async (engine: 'service' | 'posthog-node') => {
       const child = forkBench('engine/evaluate.js', {
-        ENGINE: engine, SERVICE_URL: service.url, API_TOKEN: world.small.apiToken, SECRET: world.small.secretToken, IDS: String(settings.engineIds),
+        ENGINE: engine,
+        SERVICE_URL: service.url,
+        API_TOKEN: world.small.apiToken,
+        SECRET: world.small.secretToken,
+        IDS: String(settings.engineIds),
       });
       await nextMessage(child, (m) => (m as { ready?: boolean }).ready, 60_000);
       return { child, runner: childRunner(child) };
@@ -47,7 +51,10 @@ export const evaluation: Scenario = {
       });
     }
     const differences = [...differing.values()].reduce((sum, n) => sum + n, 0);
-    const listed = [...differing].slice(0, 8).map(([key, n]) => `${key}: ${n}`).join(', ');
+    const listed = [...differing]
+      .slice(0, 8)
+      .map(([key, n]) => `${key}: ${n}`)
+      .join(', ');
     const mib = (value: number | null) => (value === null ? '?' : value.toFixed(0));
     const notes = [
       `latency per id (all ${mine.keys.length} flags)`,
@@ -61,7 +68,10 @@ export const evaluation: Scenario = {
         floor: 'posthog-node local evaluation (FeatureFlagsPoller)',
         target: { ratio: 1 },
       },
-      sides.service, sides.floor, null, notes,
+      sides.service,
+      sides.floor,
+      null,
+      notes,
     );
     if (differences > 0) row.verdict = 'error';
     return [logged(context, row)];

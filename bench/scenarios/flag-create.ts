@@ -10,7 +10,12 @@ export const flagCreate: Scenario = {
     let next = 0;
     const row = await httpRow(
       context,
-      { scenario: 'REST create flag', unit: 'flags/s', floor: 'bare Koa + pg: key lookup, one INSERT … RETURNING', target: { ratio: 0.3, minThroughput: 200 } },
+      {
+        scenario: 'REST create flag',
+        unit: 'flags/s',
+        floor: 'bare Koa + pg: key lookup, one INSERT … RETURNING',
+        target: { ratio: 0.3, minThroughput: 200 },
+      },
       (side) => ({
         method: 'POST',
         path: `/api/projects/${scratch.id}/feature_flags/`,

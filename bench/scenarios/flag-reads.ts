@@ -12,13 +12,25 @@ const FLOOR = 'bare Koa + pg: key lookup, page joined with creators';
 
 type Flag = Record<string, unknown>;
 const shape = (flag: Flag | undefined) =>
-  flag ? Object.entries(flag).map(([key, value]) => (value && typeof value === 'object' && !Array.isArray(value) && key !== 'filters' ? `${key}{${Object.keys(value).sort()}}` : key)).sort().join() : 'nothing';
+  flag
+    ? Object.entries(flag)
+        .map(([key, value]) =>
+          value && typeof value === 'object' && !Array.isArray(value) && key !== 'filters' ? `${key}{${Object.keys(value).sort()}}` : key,
+        )
+        .sort()
+        .join()
+    : 'nothing';
 
 /**
  * One request to each side before the load: the service must answer what the row claims (100 flags,
  * no GraphQL errors), and the floor must render the same fields, or the ratio compares different work.
  */
-async function probe(context: BenchContext, path: string, init: RequestInit, results: (body: Record<string, unknown>) => Flag[] | undefined) {
+async function probe(
+  context: BenchContext,
+  path: string,
+  init: RequestInit,
+  results: (body: Record<string, unknown>) => Flag[] | undefined,
+) {
   const floor = await context.floorServer();
   const [service, bare] = await Promise.all(
     [context.service.url, floor.url].map(async (base) => {
@@ -32,7 +44,9 @@ async function probe(context: BenchContext, path: string, init: RequestInit, res
     throw new Error(`${path} answered ${service.status}: ${JSON.stringify(service.body).slice(0, 300)}`);
   }
   if (shape(service.flags[0]) !== shape(bare.flags?.[0])) {
-    context.log(`  warning: the floor's ${path} renders other fields than the service:\n    service ${shape(service.flags[0])}\n    floor   ${shape(bare.flags?.[0])}`);
+    context.log(
+      `  warning: the floor's ${path} renders other fields than the service:\n    service ${shape(service.flags[0])}\n    floor   ${shape(bare.flags?.[0])}`,
+    );
   }
 }
 
@@ -48,7 +62,12 @@ export const flagReads: Scenario = {
     const listPath = `/api/projects/${small.id}/feature_flags/?limit=100`;
     const onePath = `/api/projects/${small.id}/feature_flags/${flagId}/`;
     await probe(context, listPath, { headers: auth }, (b) => b.results as Flag[]);
-    await probe(context, '/graphql', { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body }, (b) => (b.data as { featureFlags?: { results: Flag[] } })?.featureFlags?.results);
+    await probe(
+      context,
+      '/graphql',
+      { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body },
+      (b) => (b.data as { featureFlags?: { results: Flag[] } })?.featureFlags?.results,
+    );
     await probe(context, onePath, { headers: auth }, (b) => [b]);
     const list = await httpRow(
       context,
@@ -62,7 +81,12 @@ export const flagReads: Scenario = {
     );
     const retrieve = await httpRow(
       context,
-      { scenario: 'REST retrieve one flag', unit: 'req/s', floor: 'bare Koa + pg: key lookup, one flag joined with its creator', target: { ratio: 0.5 } },
+      {
+        scenario: 'REST retrieve one flag',
+        unit: 'req/s',
+        floor: 'bare Koa + pg: key lookup, one flag joined with its creator',
+        target: { ratio: 0.5 },
+      },
       () => ({ method: 'GET', path: onePath, headers: auth, expect: 200 }),
     );
     return [list, graphql, retrieve];

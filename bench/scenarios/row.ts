@@ -24,7 +24,12 @@ export function makeRow(spec: RowSpec, service: Side, floorSide: Side, serviceRs
  * add up to the measured duration per side: the machine is shared, and load from elsewhere then
  * weighs on both sides alike. `watchService` samples the service's resident set meanwhile.
  */
-export async function alternate(context: BenchContext, floor: Runner, service: Runner, watchService: boolean): Promise<{ floor: Side; service: Side; rss: number | null }> {
+export async function alternate(
+  context: BenchContext,
+  floor: Runner,
+  service: Runner,
+  watchService: boolean,
+): Promise<{ floor: Side; service: Side; rss: number | null }> {
   const { warmupSeconds, durationSeconds, rounds } = context.settings;
   context.service.assertRunning();
   const watch = watchService ? new RssWatch(context.service.pid) : null;
@@ -60,6 +65,8 @@ export async function httpRow(context: BenchContext, spec: RowSpec, load: (side:
 /** A progress line per finished row (a full run takes minutes). */
 export function logged(context: BenchContext, row: Row): Row {
   const rate = (side: Side) => side.throughput.toFixed(0);
-  context.log(`  ${row.scenario}: ${rate(row.service)} vs ${rate(row.floorSide)} ${row.unit}, ratio ${row.ratio.toFixed(2)} (${row.verdict})`);
+  context.log(
+    `  ${row.scenario}: ${rate(row.service)} vs ${rate(row.floorSide)} ${row.unit}, ratio ${row.ratio.toFixed(2)} (${row.verdict})`,
+  );
   return row;
 }

@@ -158,4 +158,3 @@ async function resolveProjectAccess(ctx: AppContext, projectRef: unknown, scope:
     roleLevel: roleLevel === null || roleLevel === undefined ? null : Number(roleLevel),
   };
 }
-

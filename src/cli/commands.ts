@@ -18,7 +18,13 @@ function required(options: Options, name: string): string {
   return value;
 }
 
-const list = (value: string | undefined) => (value ? value.split(',').map((item) => item.trim()).filter(Boolean) : null);
+const list = (value: string | undefined) =>
+  value
+    ? value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : null;
 
 function positiveInteger(value: string, name: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error(`--${name} must be a positive integer.`);
@@ -110,7 +116,20 @@ export const commands: Record<string, (em: EntityManager, options: Options) => P
   },
 };
 
-export const OPTION_NAMES = ['email', 'first-name', 'organization', 'project', 'level', 'scopes', 'projects', 'organizations', 'label', 'name', 'key', 'id'];
+export const OPTION_NAMES = [
+  'email',
+  'first-name',
+  'organization',
+  'project',
+  'level',
+  'scopes',
+  'projects',
+  'organizations',
+  'label',
+  'name',
+  'key',
+  'id',
+];
 
 /** `--help`: the one output that is text, not JSON. */
 export const HELP = `Usage: npm run --silent cli -- <command> [--option value …]

@@ -33,7 +33,12 @@ async function main(argv: string[]) {
   // A key given as `-` is read from standard input, so it stays out of the process list and shell history.
   if (options.key === '-') options.key = (await readStdin()).trim();
   const config = readConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, shareRunningEmbedded: true, poolSize: 1 });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    shareRunningEmbedded: true,
+    poolSize: 1,
+  });
   try {
     const output = await database.orm.em.fork().transactional((em) => command(em, options));
     process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -181,7 +181,10 @@ async function removeStaleLock(dataDir: string, stale: string, me: string): Prom
     // (killed within those milliseconds) is cleared; the caller then simply tries again.
     const text = await readText(guard);
     const writer = text === null ? null : parseHolder(text);
-    const age = await stat(guard).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await stat(guard).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     if (text !== null && (writer === null || !holderAlive(writer, dataDir)) && age > 2000) {
       await rm(guard, { force: true });
     }
@@ -217,8 +220,7 @@ async function acquireLock(dataDir: string, waitMs: number): Promise<void> {
         holder
           ? `Embedded database ${dataDir} is already open by process ${holder.pid}; stop it first ` +
               `(or delete ${lock} if that process is not this service).`
-          : `Embedded database ${dataDir} is locked by ${lock}, which names no process; delete it if no ` +
-              `server uses this directory.`,
+          : `Embedded database ${dataDir} is locked by ${lock}, which names no process; delete it if no ` + `server uses this directory.`,
       );
     }
     await sleep(LOCK_POLL_MS);

@@ -5,11 +5,7 @@ import { servedFilters } from './served-filters';
 export type FlagValue = boolean | string;
 
 export type EvaluationReason =
-  | 'super_condition_value'
-  | 'condition_match'
-  | 'no_group_type'
-  | 'out_of_rollout_bound'
-  | 'no_condition_match';
+  'super_condition_value' | 'condition_match' | 'no_group_type' | 'out_of_rollout_bound' | 'no_condition_match';
 
 export interface FlagEvaluation {
   value: FlagValue;
@@ -75,7 +71,12 @@ function inRollout(flagKey: string, condition: Record<string, unknown>, identifi
 }
 
 /** §2 variants: an override naming an existing variant wins; else the hashed range; else `true`. */
-function variantValue(flagKey: string, filters: Record<string, unknown>, condition: Record<string, unknown>, identifier: string): FlagValue {
+function variantValue(
+  flagKey: string,
+  filters: Record<string, unknown>,
+  condition: Record<string, unknown>,
+  identifier: string,
+): FlagValue {
   const variants = asFilters(asObject(filters.multivariate).variants);
   if (variants.length === 0) return true;
   if (typeof condition.variant === 'string' && variants.some((v) => v.key === condition.variant)) return condition.variant;

@@ -9,7 +9,7 @@ const hasOwn = (bag: PropertyBag, key: string) => Object.prototype.hasOwnPropert
 
 /** evaluation.md §4.2. */
 export function str(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? 'null';
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
 }
 
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());

@@ -25,9 +25,17 @@ function wildcardRange(text: string): [Version, Version] | 'any' | null {
   const s = text.trim().replace(/^[vV]/, '');
   if (s === '*') return 'any';
   const m = /^(\d+)\.\*(?:\.\*)?$/.exec(s);
-  if (m) return [[Number(m[1]), 0, 0], [Number(m[1]) + 1, 0, 0]];
+  if (m)
+    return [
+      [Number(m[1]), 0, 0],
+      [Number(m[1]) + 1, 0, 0],
+    ];
   const mm = /^(\d+)\.(\d+)\.\*$/.exec(s);
-  if (mm) return [[Number(mm[1]), Number(mm[2]), 0], [Number(mm[1]), Number(mm[2]) + 1, 0]];
+  if (mm)
+    return [
+      [Number(mm[1]), Number(mm[2]), 0],
+      [Number(mm[1]), Number(mm[2]) + 1, 0],
+    ];
   return null;
 }
 

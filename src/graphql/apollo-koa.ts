@@ -14,7 +14,10 @@ function queryText(ctx: Parameters<Middleware>[0]): unknown {
  * Apollo on Koa in a few lines over `executeHTTPGraphQLRequest` (the official integration is
  * ESM-only). The body parser has already run; the context comes from the one factory.
  */
-export function apolloMiddleware(server: ApolloServer<AppContext>, makeContext: (ctx: Parameters<Middleware>[0]) => AppContext): Middleware {
+export function apolloMiddleware(
+  server: ApolloServer<AppContext>,
+  makeContext: (ctx: Parameters<Middleware>[0]) => AppContext,
+): Middleware {
   return async (ctx) => {
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(ctx.headers)) {

@@ -38,7 +38,8 @@ export function refuseNulArguments(
   if (coerced.errors) return; // execution reports these
   const variables = coerced.coerced;
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
 
   const pending: ASTNode[] = [operation];
   const spread = new Set<string>();

@@ -5,7 +5,14 @@ import { printSchema } from 'graphql';
 import { buildAppSchema } from './schema';
 
 /** Writes the SDL artefact: `npm run schema:emit`. A test fails when it drifts from the code. */
-export const SCHEMA_FILE = path.resolve(__dirname, '..', '..', ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []), 'schema', 'schema.graphql');
+export const SCHEMA_FILE = path.resolve(
+  __dirname,
+  '..',
+  '..',
+  ...(__dirname.includes(`${path.sep}dist${path.sep}`) ? ['..'] : []),
+  'schema',
+  'schema.graphql',
+);
 
 export async function printAppSchema(): Promise<string> {
   return `${printSchema(await buildAppSchema())}\n`;

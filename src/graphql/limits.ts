@@ -324,7 +324,9 @@ const limitsPlugin: ApolloServerPlugin = {
         const cost = estimateCost(schema, document, operation.name?.value ?? request.operationName ?? undefined, request.variables);
         if (cost !== null && cost > GRAPHQL_LIMITS.maxCost) {
           const shown = Number.isFinite(cost) ? `, estimated ${cost}` : '';
-          throw validationRefusal(`Query cost limit of ${GRAPHQL_LIMITS.maxCost} exceeded${shown}; ask for fewer or smaller lists (a smaller limit).`);
+          throw validationRefusal(
+            `Query cost limit of ${GRAPHQL_LIMITS.maxCost} exceeded${shown}; ask for fewer or smaller lists (a smaller limit).`,
+          );
         }
         refuseNulArguments(schema, document, operation, request.variables);
       },

@@ -8,7 +8,12 @@ import { GroupResolver } from '../modules/group/group.resolver';
 import { PersonResolver } from '../modules/person/person.resolver';
 import { PersonalApiKeyResolver } from '../modules/personal-api-key/personal-api-key.resolver';
 import { FeatureFlagRoleAccessFieldResolver, FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
-import { OrganizationAccessLevelResolver, ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
+import {
+  OrganizationAccessLevelResolver,
+  ResourceAccessResolver,
+  RoleMembershipResolver,
+  RoleResolver,
+} from '../modules/role/role.resolver';
 import { MeResolver, OrganizationResolver } from '../modules/user/me.resolver';
 
 export const resolvers = [

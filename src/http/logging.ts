@@ -86,7 +86,8 @@ const MAX_SQL_CHARS = 300;
 function isDatabaseError(value: unknown, depth = 0): boolean {
   if (!value || typeof value !== 'object' || depth > 4) return false;
   const error = value as Record<string, unknown>;
-  if (typeof error.code === 'string' && SQLSTATE.test(error.code) && ('severity' in error || 'routine' in error || 'sqlState' in error)) return true;
+  if (typeof error.code === 'string' && SQLSTATE.test(error.code) && ('severity' in error || 'routine' in error || 'sqlState' in error))
+    return true;
   if (typeof error.name === 'string' && /Exception$/.test(error.name) && 'sqlState' in error) return true;
   return isDatabaseError(error.originalError, depth + 1) || isDatabaseError(error.cause, depth + 1);
 }
@@ -124,7 +125,15 @@ function redactSerialized(value: unknown, depth = 0): unknown {
 function redactStack(stack: string): string {
   const lines = stack.split('\n');
   const frames = lines.filter((line) => /^\s+at /.test(line));
-  const head = lines.slice(0, Math.max(1, lines.findIndex((line) => /^\s+at /.test(line)))).join('\n');
+  const head = lines
+    .slice(
+      0,
+      Math.max(
+        1,
+        lines.findIndex((line) => /^\s+at /.test(line)),
+      ),
+    )
+    .join('\n');
   return [redactSqlText(head), ...frames].join('\n');
 }
 

@@ -98,7 +98,13 @@ export async function createRateLimiter({ config, logger, makeContext }: RateLim
 
   // The subject in braces is a Redis Cluster hash tag: one request's buckets live in one slot.
   const hit = (policy: Policy, subject: string) =>
-    store.hit(policy.buckets.map((bucket): BucketSpec => ({ key: `${prefix}{${subject}}:${bucket.name}`, limit: bucket.limit, windowMs: bucket.windowMs })));
+    store.hit(
+      policy.buckets.map((bucket): BucketSpec => ({
+        key: `${prefix}{${subject}}:${bucket.name}`,
+        limit: bucket.limit,
+        windowMs: bucket.windowMs,
+      })),
+    );
 
   /** Records a failed credential for the client's address; past the budget, the 429 to answer instead of the 401. */
   async function badCredential(koa: Context, error: unknown): Promise<AppError | null> {
@@ -209,7 +215,8 @@ async function requirePathObject(ctx: AppContext, caller: Caller, path: string):
     const ref = decoded(organization[1]);
     let found: unknown[] = [];
     if (ref === '@current') {
-      if (caller.user.currentProjectId) found = await ctx.em.getConnection().execute('select 1 from project where id = ?', [caller.user.currentProjectId]);
+      if (caller.user.currentProjectId)
+        found = await ctx.em.getConnection().execute('select 1 from project where id = ?', [caller.user.currentProjectId]);
     } else if (isUuid(ref)) {
       found = await ctx.em.getConnection().execute('select 1 from organization where id = ?', [ref.toLowerCase()]);
     }

@@ -23,7 +23,16 @@ export function securityHeaders(): Middleware {
 }
 
 /** Headers a browser client of the admin API may read. */
-const EXPOSED = ['X-Request-Id', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'ETag', 'Allow'];
+const EXPOSED = [
+  'X-Request-Id',
+  'Retry-After',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'ETag',
+  'Allow',
+];
 
 /**
  * CORS for the admin API (REST and GraphQL): off unless CORS_ORIGINS lists origins (or `*`).

@@ -60,7 +60,10 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
   const allowed = new Map<string, Route[]>();
   for (const route of routes) allowed.set(route.path, [...(allowed.get(route.path) ?? []), route]);
   const served = (path: string) =>
-    allowed.get(path)!.filter((r) => r.kind !== 'refused' && r.kind !== 'not_allowed').map((r) => r.method);
+    allowed
+      .get(path)!
+      .filter((r) => r.kind !== 'refused' && r.kind !== 'not_allowed')
+      .map((r) => r.method);
   const lastRowOf = new Map(routes.map((route, index) => [route.path, index]));
   routes.forEach((route, index) => {
     const read = route.kind === 'query' ? compiledOperation(schema, route.operation.document) : null;
@@ -91,7 +94,10 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
       koa.status = route.status;
       if (route.shape === 'page') {
         const page = data.page as { count: number; results: unknown[] };
-        const { limit, offset } = clampPage({ limit: queryParams.pageInteger(koa.query.limit), offset: queryParams.pageInteger(koa.query.offset) });
+        const { limit, offset } = clampPage({
+          limit: queryParams.pageInteger(koa.query.limit),
+          offset: queryParams.pageInteger(koa.query.offset),
+        });
         koa.body = envelope({ ...page, limit, offset }, ctx.request.url);
       } else {
         koa.body = route.kind === 'query' && route.present ? route.present(data.item) : data.item;

@@ -22,7 +22,9 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     filters
     deleted
     active
-    created_by: createdBy { ...RestUser }
+    created_by: createdBy {
+      ...RestUser
+    }
     created_at: createdAt
     is_simple_flag: isSimpleFlag
     rollout_percentage: rolloutPercentage
@@ -68,12 +70,16 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     start_date: startDate
     end_date: endDate
     feature_flag_key: featureFlagKey
-    feature_flag: featureFlag { ...RestFlagSummary }
+    feature_flag: featureFlag {
+      ...RestFlagSummary
+    }
     parameters
     secondary_metrics: secondaryMetrics
     filters
     archived
-    created_by: createdBy { ...RestUser }
+    created_by: createdBy {
+      ...RestUser
+    }
     created_at: createdAt
     updated_at: updatedAt
   }
@@ -81,7 +87,9 @@ export const REST_FRAGMENTS = /* GraphQL */ `
   fragment RestRoleMembership on RoleMembership {
     id
     role_id: roleId
-    user { ...RestUser }
+    user {
+      ...RestUser
+    }
     joined_at: joinedAt
     updated_at: updatedAt
   }
@@ -91,9 +99,16 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     name
     feature_flags_access_level: featureFlagsAccessLevel
     created_at: createdAt
-    created_by: createdBy { ...RestUser }
-    members { ...RestRoleMembership }
-    associated_flags: associatedFlags { id key }
+    created_by: createdBy {
+      ...RestUser
+    }
+    members {
+      ...RestRoleMembership
+    }
+    associated_flags: associatedFlags {
+      id
+      key
+    }
   }
 
   fragment RestResourceAccess on OrganizationResourceAccess {
@@ -102,13 +117,19 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     access_level: accessLevel
     created_at: createdAt
     updated_at: updatedAt
-    created_by: createdBy { ...RestUser }
+    created_by: createdBy {
+      ...RestUser
+    }
   }
 
   fragment RestFeatureFlagRoleAccess on FeatureFlagRoleAccess {
     id
-    feature_flag: featureFlag { ...RestFeatureFlag }
-    role { ...RestRole }
+    feature_flag: featureFlag {
+      ...RestFeatureFlag
+    }
+    role {
+      ...RestRole
+    }
     added_at: addedAt
     updated_at: updatedAt
   }

@@ -1,11 +1,4 @@
-import {
-  getNamedType,
-  getNullableType,
-  isInputObjectType,
-  isListType,
-  isScalarType,
-  type GraphQLSchema,
-} from 'graphql';
+import { getNamedType, getNullableType, isInputObjectType, isListType, isScalarType, type GraphQLSchema } from 'graphql';
 import { jsonTextNestsDeeperThan } from '../validation/fields';
 import { isPlainObject } from '../validation/python';
 
@@ -31,7 +24,8 @@ export function restInput(schema: GraphQLSchema, typeName: string, body: unknown
     if (!Object.prototype.hasOwnProperty.call(source, wireName)) continue;
     let value = source[wireName];
     const fieldType = getNullableType(field.type);
-    const isStructured = isListType(fieldType) || (isScalarType(getNamedType(fieldType)) && getNamedType(fieldType).name.startsWith('JSON'));
+    const isStructured =
+      isListType(fieldType) || (isScalarType(getNamedType(fieldType)) && getNamedType(fieldType).name.startsWith('JSON'));
     // Nesting is counted on the text first: parsing a deep one would build it all before refusing it.
     if (isForm && isStructured && typeof value === 'string' && !jsonTextNestsDeeperThan(value)) {
       try {

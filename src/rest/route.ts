@@ -63,7 +63,7 @@ export type Route = RouteBase &
         /** Reshapes a `one` answer GraphQL cannot alias into the wire shape (an object keyed by data). */
         present?(item: unknown): unknown;
       }
-    | {
+    | ({
         kind: 'mutation';
         /** The GraphQL input type the body is read as (none: the body is ignored). */
         inputType?: string;
@@ -77,7 +77,7 @@ export type Route = RouteBase &
             shape: 'one';
           }
         | { shape: 'empty' }
-      )
+      ))
     /** A hot path answered by a plain Koa handler (architecture: SDK definitions); `access` is what `auth` returned. */
     | { kind: 'handler'; handle(ctx: AppContext, koa: Context, access: unknown): Promise<void> }
     | { kind: 'refused' }

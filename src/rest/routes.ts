@@ -165,7 +165,15 @@ export const routes: Route[] = [
     shape: 'one',
   },
   { method: 'GET', path: `${FLAGS}/local_evaluation`, auth: localEvaluationScope, kind: 'handler', handle: serveLocalEvaluation },
-  { method: 'GET', path: `${FLAGS}/my_flags`, auth: projectScope('feature_flag:read'), kind: 'query', operation: myFlags, status: 200, shape: 'one' },
+  {
+    method: 'GET',
+    path: `${FLAGS}/my_flags`,
+    auth: projectScope('feature_flag:read'),
+    kind: 'query',
+    operation: myFlags,
+    status: 200,
+    shape: 'one',
+  },
   {
     method: 'POST',
     path: `${FLAGS}/user_blast_radius`,
@@ -233,12 +241,25 @@ export const routes: Route[] = [
     kind: 'mutation',
     inputType: 'FeatureFlagRoleAccessInput',
     call: (ctx, { params, input }) =>
-      flagRoleAccess.grantFeatureFlagRoleAccess(ctx, params.project_id, pathId(params.parent_lookup_feature_flag_id), input as FeatureFlagRoleAccessInput),
+      flagRoleAccess.grantFeatureFlagRoleAccess(
+        ctx,
+        params.project_id,
+        pathId(params.parent_lookup_feature_flag_id),
+        input as FeatureFlagRoleAccessInput,
+      ),
     render: roleAccessById,
     status: 201,
     shape: 'one',
   },
-  { method: 'GET', path: ROLE_ACCESS, auth: projectScope('feature_flag:read'), kind: 'query', operation: roleAccessById, status: 200, shape: 'one' },
+  {
+    method: 'GET',
+    path: ROLE_ACCESS,
+    auth: projectScope('feature_flag:read'),
+    kind: 'query',
+    operation: roleAccessById,
+    status: 200,
+    shape: 'one',
+  },
   {
     method: 'DELETE',
     path: ROLE_ACCESS,
@@ -249,7 +270,12 @@ export const routes: Route[] = [
     status: 204,
     shape: 'empty',
   },
-  ...(['PATCH', 'PUT'] as const).map((method): Route => ({ method, path: ROLE_ACCESS, auth: projectScope('feature_flag:write'), kind: 'not_allowed' })),
+  ...(['PATCH', 'PUT'] as const).map((method): Route => ({
+    method,
+    path: ROLE_ACCESS,
+    auth: projectScope('feature_flag:write'),
+    kind: 'not_allowed',
+  })),
 
   // 4.4 Experiments
   {
@@ -290,14 +316,23 @@ export const routes: Route[] = [
     status: 201,
     shape: 'one',
   },
-  { method: 'GET', path: EXPERIMENT, auth: projectScope('experiment:read'), kind: 'query', operation: experimentById, status: 200, shape: 'one' },
+  {
+    method: 'GET',
+    path: EXPERIMENT,
+    auth: projectScope('experiment:read'),
+    kind: 'query',
+    operation: experimentById,
+    status: 200,
+    shape: 'one',
+  },
   {
     method: 'PATCH',
     path: EXPERIMENT,
     auth: projectScope('experiment:write'),
     kind: 'mutation',
     inputType: 'ExperimentUpdateInput',
-    call: (ctx, { params, input }) => experiments.updateExperiment(ctx, params.project_id, pathId(params.id), input as ExperimentUpdateInput),
+    call: (ctx, { params, input }) =>
+      experiments.updateExperiment(ctx, params.project_id, pathId(params.id), input as ExperimentUpdateInput),
     render: experimentById,
     status: 200,
     shape: 'one',
@@ -340,23 +375,29 @@ export const routes: Route[] = [
     status: 201,
     shape: 'one',
   },
-  { method: 'GET', path: ROLE, auth: organizationScope('organization:read'), kind: 'query', operation: roleById, status: 200, shape: 'one' },
-  ...(['PATCH', 'PUT'] as const).map(
-    (method): Route => ({
-      method,
-      path: ROLE,
-      auth: organizationScope('organization:write'),
-      kind: 'mutation',
-      inputType: 'RoleInput',
-      call: (ctx, { params, input }) =>
-        method === 'PUT'
-          ? roles.replaceRole(ctx, params.organization_id, params.role_id, input as RoleInput)
-          : roles.updateRole(ctx, params.organization_id, params.role_id, input as RoleInput),
-      render: roleById,
-      status: 200,
-      shape: 'one',
-    }),
-  ),
+  {
+    method: 'GET',
+    path: ROLE,
+    auth: organizationScope('organization:read'),
+    kind: 'query',
+    operation: roleById,
+    status: 200,
+    shape: 'one',
+  },
+  ...(['PATCH', 'PUT'] as const).map((method): Route => ({
+    method,
+    path: ROLE,
+    auth: organizationScope('organization:write'),
+    kind: 'mutation',
+    inputType: 'RoleInput',
+    call: (ctx, { params, input }) =>
+      method === 'PUT'
+        ? roles.replaceRole(ctx, params.organization_id, params.role_id, input as RoleInput)
+        : roles.updateRole(ctx, params.organization_id, params.role_id, input as RoleInput),
+    render: roleById,
+    status: 200,
+    shape: 'one',
+  })),
   {
     method: 'DELETE',
     path: ROLE,
@@ -439,22 +480,20 @@ export const routes: Route[] = [
     status: 200,
     shape: 'one',
   },
-  ...(['PATCH', 'PUT'] as const).map(
-    (method): Route => ({
-      method,
-      path: RESOURCE_ACCESS,
-      auth: organizationScope('organization:write'),
-      kind: 'mutation',
-      inputType: 'ResourceAccessInput',
-      call: (ctx, { params, input }) =>
-        method === 'PUT'
-          ? resourceAccess.replaceResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessInput)
-          : resourceAccess.updateResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessInput),
-      render: resourceAccessById,
-      status: 200,
-      shape: 'one',
-    }),
-  ),
+  ...(['PATCH', 'PUT'] as const).map((method): Route => ({
+    method,
+    path: RESOURCE_ACCESS,
+    auth: organizationScope('organization:write'),
+    kind: 'mutation',
+    inputType: 'ResourceAccessInput',
+    call: (ctx, { params, input }) =>
+      method === 'PUT'
+        ? resourceAccess.replaceResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessInput)
+        : resourceAccess.updateResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessInput),
+    render: resourceAccessById,
+    status: 200,
+    shape: 'one',
+  })),
   {
     method: 'DELETE',
     path: RESOURCE_ACCESS,
@@ -466,16 +505,60 @@ export const routes: Route[] = [
   },
 
   // The SDK polling paths (evaluation.md §7.1): the project comes from `?token=`.
-  ...['/flags/definitions', '/api/feature_flag/local_evaluation'].map(
-    (path): Route => ({ method: 'GET', path, auth: localEvaluationScope, kind: 'handler', handle: serveLocalEvaluation }),
-  ),
+  ...['/flags/definitions', '/api/feature_flag/local_evaluation'].map((path): Route => ({
+    method: 'GET',
+    path,
+    auth: localEvaluationScope,
+    kind: 'handler',
+    handle: serveLocalEvaluation,
+  })),
 
   // SPEC-GAP: persons, events and groups are not in the API document; ingestion.md §6 names them (read-only: other methods 405).
-  { method: 'GET', path: '/api/projects/:project_id/persons', auth: projectScope('person:read'), kind: 'query', operation: personsPage, status: 200, shape: 'page' },
-  { method: 'GET', path: '/api/projects/:project_id/persons/:id', auth: projectScope('person:read'), kind: 'query', operation: personById, status: 200, shape: 'one' },
-  { method: 'GET', path: '/api/projects/:project_id/events', auth: projectScope('query:read'), kind: 'query', operation: eventsPage, status: 200, shape: 'page' },
-  { method: 'GET', path: '/api/projects/:project_id/groups', auth: projectScope('group:read'), kind: 'query', operation: groupsPage, status: 200, shape: 'page' },
-  { method: 'GET', path: '/api/projects/:project_id/groups_types', auth: projectScope('group:read'), kind: 'query', operation: groupTypesList, status: 200, shape: 'one' },
+  {
+    method: 'GET',
+    path: '/api/projects/:project_id/persons',
+    auth: projectScope('person:read'),
+    kind: 'query',
+    operation: personsPage,
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'GET',
+    path: '/api/projects/:project_id/persons/:id',
+    auth: projectScope('person:read'),
+    kind: 'query',
+    operation: personById,
+    status: 200,
+    shape: 'one',
+  },
+  {
+    method: 'GET',
+    path: '/api/projects/:project_id/events',
+    auth: projectScope('query:read'),
+    kind: 'query',
+    operation: eventsPage,
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'GET',
+    path: '/api/projects/:project_id/groups',
+    auth: projectScope('group:read'),
+    kind: 'query',
+    operation: groupsPage,
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'GET',
+    path: '/api/projects/:project_id/groups_types',
+    auth: projectScope('group:read'),
+    kind: 'query',
+    operation: groupTypesList,
+    status: 200,
+    shape: 'one',
+  },
 
   // SPEC-GAP: the caller's own personal API keys, as PostHog serves them (not in the API document): a plain
   // list, create (the key shown once), retrieve and delete; `:id` may be `@current` (the calling key). PATCH/PUT: 405.

@@ -140,8 +140,7 @@ export function parseInteger(value: unknown, attr: string, options: FieldOptions
   throw fieldErrors.notAnInteger(attr);
 }
 
-const ISO_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /** Any ISO-8601 date-time; no offset means UTC. */
 export function parseDateTime(value: unknown, attr: string, options: FieldOptions = {}): Date | null {

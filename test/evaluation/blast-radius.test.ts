@@ -22,15 +22,30 @@ afterAll(() => app.close());
 describe('acceptance 46', () => {
   it('counts persons matching every property, ignoring the rollout', async () => {
     expect((await radius({ condition: { properties: [], rollout_percentage: 100 } })).body).toEqual({ users_affected: 0, total_users: 0 });
-    await send(world, Array.from({ length: 10 }, (_, i) => ({ event: 'x', distinct_id: `p${i}`, properties: { $set: { group: i } } })));
+    await send(
+      world,
+      Array.from({ length: 10 }, (_, i) => ({ event: 'x', distinct_id: `p${i}`, properties: { $set: { group: i } } })),
+    );
     const res = await radius({ condition: { properties: [person('group', [0, 1, 2, 3])], rollout_percentage: 25 } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ users_affected: 4, total_users: 10 });
-    expect((await radius({ condition: { properties: [], rollout_percentage: 100 } })).body).toEqual({ users_affected: 10, total_users: 10 });
+    expect((await radius({ condition: { properties: [], rollout_percentage: 100 } })).body).toEqual({
+      users_affected: 10,
+      total_users: 10,
+    });
     // A key PostgreSQL cannot store is absent for everyone, not a server error.
-    for (const [operator, affected] of [['is_set', 0], ['is_not_set', 10], ['exact', 0], ['is_not', 10]] as const) {
+    for (const [operator, affected] of [
+      ['is_set', 0],
+      ['is_not_set', 10],
+      ['exact', 0],
+      ['is_not', 10],
+    ] as const) {
       const res = await radius({ condition: { properties: [person('a\u0000b', 'x', operator)] } });
-      expect({ operator, status: res.status, body: res.body }).toEqual({ operator, status: 200, body: { users_affected: affected, total_users: 10 } });
+      expect({ operator, status: res.status, body: res.body }).toEqual({
+        operator,
+        status: 200,
+        body: { users_affected: affected, total_users: 10 },
+      });
     }
   });
 
@@ -110,7 +125,11 @@ describe('the count equals evaluating every stored person', () => {
   beforeAll(async () => {
     w = await app.factories.world();
     for (let start = 0; start < PEOPLE; start += 500) {
-      const batch = Array.from({ length: 500 }, (_, j) => ({ event: 'x', distinct_id: `p${start + j}`, properties: { $set: props(start + j) } }));
+      const batch = Array.from({ length: 500 }, (_, j) => ({
+        event: 'x',
+        distinct_id: `p${start + j}`,
+        properties: { $set: props(start + j) },
+      }));
       await send(w, batch);
     }
     // One person with a second distinct id.
@@ -129,7 +148,7 @@ describe('the count equals evaluating every stored person', () => {
     ['semver', [person('version', '2.3.0', 'semver_gte')]],
     ['dates', [person('seen', '2024-05-01', 'is_date_before')]],
     ['several, AND', [person('plan', 'pro'), person('version', '1.*', 'semver_wildcard'), person('email', 'x', 'is_not_set')]],
-    ['distinct_id: any of the person\'s ids', [person('distinct_id', 'alias-of-p1')]],
+    ["distinct_id: any of the person's ids", [person('distinct_id', 'alias-of-p1')]],
   ];
 
   const flagKey = (name: string) => `c-${name.replace(/[^a-z]/g, '')}`;
@@ -138,7 +157,9 @@ describe('the count equals evaluating every stored person', () => {
   beforeAll(async () => {
     for (const [name, properties] of conditions) {
       const body = { key: flagKey(name), filters: { groups: [{ properties, rollout_percentage: 100 }] } };
-      expect((await app.request(`/api/projects/${w.project.id}/feature_flags/`, { method: 'POST', key: w.owner.key, body })).status).toBe(201);
+      expect((await app.request(`/api/projects/${w.project.id}/feature_flags/`, { method: 'POST', key: w.owner.key, body })).status).toBe(
+        201,
+      );
       expected.set(name, 0);
     }
     const reasons = async (id: string) =>

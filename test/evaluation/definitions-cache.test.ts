@@ -15,7 +15,9 @@ let world: World;
 let flags: string;
 let definitions: string;
 
-const bearer = (token: string, etag?: string) => ({ headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) } });
+const bearer = (token: string, etag?: string) => ({
+  headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) },
+});
 const poll = () => app.request(definitions, bearer(world.project.secretApiToken));
 const keys = (body: { flags: Array<{ key: string }> }) => body.flags.map((flag) => flag.key);
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,7 +83,10 @@ describe('a cached copy', () => {
     expect(experiment.status).toBe(201);
     expect(keys((await poll()).body)).toContain('experiment-flag');
 
-    await capture(app, '/batch/', { api_key: world.project.apiToken, batch: [{ event: 'x', distinct_id: 'd', properties: { $groups: { company: 'c' } } }] });
+    await capture(app, '/batch/', {
+      api_key: world.project.apiToken,
+      batch: [{ event: 'x', distinct_id: 'd', properties: { $groups: { company: 'c' } } }],
+    });
     expect((await poll()).body.group_type_mapping).toEqual({ 0: 'company' });
   });
 });
@@ -108,7 +113,9 @@ describe('changes and revocations made outside the API', () => {
   if (process.env.DATABASE_URL) {
     it('drops the cached copy when another process commits a change (LISTEN/NOTIFY)', async () => {
       const before = await poll();
-      await app.factories.sql(`update feature_flag set name = 'renamed elsewhere' where project_id = ? and key = 'first'`, [world.project.id]);
+      await app.factories.sql(`update feature_flag set name = 'renamed elsewhere' where project_id = ? and key = 'first'`, [
+        world.project.id,
+      ]);
       expect(await eventually(async () => (await poll()).body.flags[0].name === 'renamed elsewhere')).toBe(true);
       expect((await poll()).headers.get('etag')).not.toBe(before.headers.get('etag'));
     });

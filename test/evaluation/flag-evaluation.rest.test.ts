@@ -36,9 +36,14 @@ describe('evaluation_reasons', () => {
       filters: { groups: [{ properties: [{ key: 'beta-property', value: 'beta-value', type: 'person' }], rollout_percentage: 81 }] },
     });
     await create({ key: 'inactive-flag', active: false });
-    await create({ key: 'group-feature', filters: { aggregation_group_type_index: 0, groups: [{ properties: [], rollout_percentage: 61 }] } });
+    await create({
+      key: 'group-feature',
+      filters: { aggregation_group_type_index: 0, groups: [{ properties: [], rollout_percentage: 61 }] },
+    });
     const deleted = await create({ key: 'gone' });
-    expect((await app.request(`${flags}/${deleted.id}`, { method: 'PATCH', key: world.owner.key, body: { deleted: true } })).status).toBe(200);
+    expect((await app.request(`${flags}/${deleted.id}`, { method: 'PATCH', key: world.owner.key, body: { deleted: true } })).status).toBe(
+      200,
+    );
     await create({ key: 'red_button' });
   });
 
@@ -50,7 +55,7 @@ describe('evaluation_reasons', () => {
       'alpha-feature': { value: false, evaluation: { reason: 'out_of_rollout_bound', condition_index: 0 } },
       'beta-feature': { value: false, evaluation: { reason: 'no_condition_match', condition_index: 0 } },
       'group-feature': { value: false, evaluation: { reason: 'no_group_type', condition_index: null } },
-      'red_button': { value: true, evaluation: { reason: 'condition_match', condition_index: 0 } },
+      red_button: { value: true, evaluation: { reason: 'condition_match', condition_index: 0 } },
       'inactive-flag': { value: false, evaluation: { reason: 'disabled', condition_index: null } },
     });
   });
@@ -67,7 +72,7 @@ describe('evaluation_reasons', () => {
     expect(res.body['group-feature']).toEqual({ value: true, evaluation: { reason: 'condition_match', condition_index: 0 } });
   });
 
-  it("reads the stored person behind any of its distinct ids, as ingested a moment ago (41; ingestion 18)", async () => {
+  it('reads the stored person behind any of its distinct ids, as ingested a moment ago (41; ingestion 18)', async () => {
     await send({ event: '$identify', distinct_id: '2', properties: { $anon_distinct_id: '1', $set: { 'beta-property': 'beta-value' } } });
     for (const id of ['1', '2']) {
       const res = await reasons(`?distinct_id=${id}`);
@@ -126,9 +131,12 @@ describe('evaluation_reasons', () => {
     );
     const rest = (await reasons(`?distinct_id=2&groups=${encodeURIComponent('{"organization":"org1234"}')}`)).body;
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.featureFlagEvaluations.map((e: any) => [e.key, { value: e.value, evaluation: { reason: e.reason, condition_index: e.conditionIndex } }])).toEqual(
-      Object.entries(rest),
-    );
+    expect(
+      res.body.data.featureFlagEvaluations.map((e: any) => [
+        e.key,
+        { value: e.value, evaluation: { reason: e.reason, condition_index: e.conditionIndex } },
+      ]),
+    ).toEqual(Object.entries(rest));
   });
 });
 
@@ -162,7 +170,16 @@ describe('my_flags (42)', () => {
       ['alpha-feature', 'third-variant'],
       ['red_button', true],
     ]);
-    expect(Object.keys(body[0].feature_flag)).toEqual(['id', 'team_id', 'name', 'key', 'filters', 'deleted', 'active', 'ensure_experience_continuity']);
+    expect(Object.keys(body[0].feature_flag)).toEqual([
+      'id',
+      'team_id',
+      'name',
+      'key',
+      'filters',
+      'deleted',
+      'active',
+      'ensure_experience_continuity',
+    ]);
     expect(body[0].feature_flag.filters).toEqual({ groups: [{ properties: [], rollout_percentage: 20 }], multivariate: VARIANTS });
   });
 
@@ -174,7 +191,10 @@ describe('my_flags (42)', () => {
     });
     const value = async (query = '') => (await mine(query)).find((f: any) => f.feature_flag.key === 'groups-flag').value;
     expect(await value()).toBe(false);
-    await capture(app, '/batch/', { api_key: other.project.apiToken, batch: [{ event: 'x', distinct_id: 'z', properties: { $groups: { organization: '7' } } }] });
+    await capture(app, '/batch/', {
+      api_key: other.project.apiToken,
+      batch: [{ event: 'x', distinct_id: 'z', properties: { $groups: { organization: '7' } } }],
+    });
     expect(await value(`?groups=${encodeURIComponent('{"organization":"7"}')}`)).toBe(true);
     await app.request(`${project}/${created.body.id}`, { method: 'PATCH', key, body: { active: false } });
     expect(await value(`?groups=${encodeURIComponent('{"organization":"7"}')}`)).toBe(false);
@@ -186,10 +206,14 @@ describe('statement counts', () => {
     const other = await app.factories.world();
     const path = `/api/projects/${other.project.id}/feature_flags`;
     const groups = `groups=${encodeURIComponent('{"organization":"o"}')}`;
-    await capture(app, '/batch/', { api_key: other.project.apiToken, batch: [{ event: 'x', distinct_id: 'p', properties: { $groups: { organization: 'o' } } }] });
+    await capture(app, '/batch/', {
+      api_key: other.project.apiToken,
+      batch: [{ event: 'x', distinct_id: 'p', properties: { $groups: { organization: 'o' } } }],
+    });
     // The key lookup is remembered for a second (counted elsewhere); local evaluation's access and
     // definitions are cached, so only its first request after a change reads flags and group types.
-    const counted = async (path: string) => (await app.sqlDuring(() => app.request(path, { key: other.owner.key }))).filter((sql) => !isKeyLookup(sql));
+    const counted = async (path: string) =>
+      (await app.sqlDuring(() => app.request(path, { key: other.owner.key }))).filter((sql) => !isKeyLookup(sql));
     const readsDefinitions = (sql: string) => /from feature_flag |from group_type_mapping /.test(sql);
     const counts = async () => ({
       reasons: (await counted(`${path}/evaluation_reasons?distinct_id=p&${groups}`)).length,
@@ -199,7 +223,10 @@ describe('statement counts', () => {
     });
     const addFlags = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const body = { key: `f-${n}-${i}`, filters: { aggregation_group_type_index: i % 2 === 0 ? 0 : null, groups: [{ properties: [], rollout_percentage: 50 }] } };
+        const body = {
+          key: `f-${n}-${i}`,
+          filters: { aggregation_group_type_index: i % 2 === 0 ? 0 : null, groups: [{ properties: [], rollout_percentage: 50 }] },
+        };
         expect((await app.request(path, { method: 'POST', key: other.owner.key, body })).status).toBe(201);
       }
     };

@@ -25,7 +25,10 @@ beforeAll(async () => {
   await create({ key: 'alpha-feature', filters: { groups: [{ properties: [], rollout_percentage: 20 }], payloads: { true: '{"a":1}' } } });
   await create({ key: 'inactive-flag', active: false });
   // Stored keys no SDK should apply are left out; filters without groups are served normalised.
-  await create({ key: 'group-feature', filters: { aggregation_group_type_index: 0, groups: [{ rollout_percentage: 61 }], holdout_groups: [] } });
+  await create({
+    key: 'group-feature',
+    filters: { aggregation_group_type_index: 0, groups: [{ rollout_percentage: 61 }], holdout_groups: [] },
+  });
   const deleted = await create({ key: 'gone' });
   await app.request(`${flags}/${deleted.id}`, { method: 'PATCH', key: world.owner.key, body: { deleted: true } });
   await capture(app, '/batch/', {
@@ -100,7 +103,12 @@ describe('the project path (43)', () => {
 describe('the SDK paths and the secret token (44)', () => {
   it('serve the same body as the project path, the project named by ?token=', async () => {
     const expected = (await app.request(`${local}?send_cohorts`, { key: world.owner.key })).text;
-    for (const path of ['/flags/definitions', '/flags/definitions/', '/api/feature_flag/local_evaluation/', '/api/feature_flag/local_evaluation']) {
+    for (const path of [
+      '/flags/definitions',
+      '/flags/definitions/',
+      '/api/feature_flag/local_evaluation/',
+      '/api/feature_flag/local_evaluation',
+    ]) {
       const res = await app.request(`${path}?token=${world.project.apiToken}&send_cohorts`, { key: world.owner.key });
       expect({ path, status: res.status }).toEqual({ path, status: 200 });
       expect(res.text).toBe(expected);
@@ -111,14 +119,24 @@ describe('the SDK paths and the secret token (44)', () => {
     for (const token of ['phc_unknown', '', 'a%00b']) {
       const res = await app.request(`/flags/definitions?token=${token}`, { key: world.owner.key });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ type: 'authentication_error', code: 'authentication_failed', detail: 'Incorrect authentication credentials.', attr: null });
+      expect(res.body).toEqual({
+        type: 'authentication_error',
+        code: 'authentication_failed',
+        detail: 'Incorrect authentication credentials.',
+        attr: null,
+      });
     }
   });
 
   it("accepts the project's own secret token on the three paths only", async () => {
     const secret = world.project.secretApiToken;
     const expected = (await app.request(local, { key: world.owner.key })).text;
-    for (const path of [local, `/flags/definitions?token=${world.project.apiToken}`, '/flags/definitions', '/api/feature_flag/local_evaluation']) {
+    for (const path of [
+      local,
+      `/flags/definitions?token=${world.project.apiToken}`,
+      '/flags/definitions',
+      '/api/feature_flag/local_evaluation',
+    ]) {
       const res = await app.request(path, bearer(secret));
       expect({ path, status: res.status }).toEqual({ path, status: 200 });
       expect(res.text).toBe(expected);
@@ -140,7 +158,7 @@ describe('the SDK paths and the secret token (44)', () => {
     expect(unknown.body.detail).toBe('Project secret API key found in request Authorization header is invalid.');
   });
 
-  it('without a token, serves the key user\'s current project', async () => {
+  it("without a token, serves the key user's current project", async () => {
     const res = await app.request('/flags/definitions', { key: world.owner.key });
     expect(res.status).toBe(200);
     expect(res.body.flags[0].team_id).toBe(world.project.id);

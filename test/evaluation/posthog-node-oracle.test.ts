@@ -31,7 +31,13 @@ const FLAGS: Array<{ key: string; filters: Record<string, unknown> }> = [
     key: 'multi',
     filters: {
       groups: [{ properties: [], rollout_percentage: 80 }],
-      multivariate: { variants: [{ key: 'a', rollout_percentage: 33 }, { key: 'b', rollout_percentage: 33 }, { key: 'c', rollout_percentage: 34 }] },
+      multivariate: {
+        variants: [
+          { key: 'a', rollout_percentage: 33 },
+          { key: 'b', rollout_percentage: 33 },
+          { key: 'c', rollout_percentage: 34 },
+        ],
+      },
     },
   },
   {
@@ -41,14 +47,24 @@ const FLAGS: Array<{ key: string; filters: Record<string, unknown> }> = [
         { properties: [{ key: 'plan', type: 'person', value: 'pro', operator: 'exact' }], rollout_percentage: 100, variant: 'b' },
         { properties: [], rollout_percentage: 50 },
       ],
-      multivariate: { variants: [{ key: 'a', rollout_percentage: 50 }, { key: 'b', rollout_percentage: 50 }] },
+      multivariate: {
+        variants: [
+          { key: 'a', rollout_percentage: 50 },
+          { key: 'b', rollout_percentage: 50 },
+        ],
+      },
     },
   },
   {
     key: 'operators',
     filters: {
       groups: [
-        { properties: [{ key: 'email', type: 'person', value: 'example.com', operator: 'icontains' }, { key: 'age', type: 'person', value: '40', operator: 'lt' }] },
+        {
+          properties: [
+            { key: 'email', type: 'person', value: 'example.com', operator: 'icontains' },
+            { key: 'age', type: 'person', value: '40', operator: 'lt' },
+          ],
+        },
         { properties: [{ key: 'email', type: 'person', value: '^user1', operator: 'regex' }], rollout_percentage: 60 },
         { properties: [{ key: 'plan', type: 'person', value: ['enterprise', 'free'], operator: 'is_not' }] },
       ],
@@ -63,7 +79,10 @@ const FLAGS: Array<{ key: string; filters: Record<string, unknown> }> = [
       ],
     },
   },
-  { key: 'beta-users', filters: { groups: [{ properties: [{ key: 'beta', type: 'person', value: ['true'], operator: 'exact' }], rollout_percentage: 90 }] } },
+  {
+    key: 'beta-users',
+    filters: { groups: [{ properties: [{ key: 'beta', type: 'person', value: ['true'], operator: 'exact' }], rollout_percentage: 90 }] },
+  },
 ];
 
 beforeAll(async () => {
@@ -71,9 +90,17 @@ beforeAll(async () => {
   world = await app.factories.world();
   for (const flag of FLAGS) {
     const res = await app.request(`/api/projects/${world.project.id}/feature_flags/`, { method: 'POST', key: world.owner.key, body: flag });
-    expect({ key: flag.key, status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ key: flag.key, status: 201, body: null });
+    expect({ key: flag.key, status: res.status, body: res.status === 201 ? null : res.body }).toEqual({
+      key: flag.key,
+      status: 201,
+      body: null,
+    });
   }
-  const batch = Array.from({ length: PEOPLE }, (_, i) => ({ event: 'seen', distinct_id: `person-${i}`, properties: { $set: personProperties(i) } }));
+  const batch = Array.from({ length: PEOPLE }, (_, i) => ({
+    event: 'seen',
+    distinct_id: `person-${i}`,
+    properties: { $set: personProperties(i) },
+  }));
   expect((await capture(app, '/batch/', { api_key: world.project.apiToken, batch })).status).toBe(200);
   client = new PostHog(world.project.apiToken, {
     host: app.baseUrl,
@@ -94,7 +121,9 @@ it('agrees with posthog-node on every flag for every stored person', async () =>
   const disagreements: unknown[] = [];
   for (let i = 0; i < PEOPLE; i++) {
     const distinctId = `person-${i}`;
-    const res = await app.request(`/api/projects/${world.project.id}/feature_flags/evaluation_reasons?distinct_id=${distinctId}`, { key: world.owner.key });
+    const res = await app.request(`/api/projects/${world.project.id}/feature_flags/evaluation_reasons?distinct_id=${distinctId}`, {
+      key: world.owner.key,
+    });
     expect(res.status).toBe(200);
     for (const { key } of FLAGS) {
       const sdk = await client.getFeatureFlag(key, distinctId, {
@@ -114,7 +143,9 @@ it('agrees with posthog-node on every flag for every stored person', async () =>
 
 it('sees the values spread as the percentages say', async () => {
   const values = await Promise.all(
-    Array.from({ length: PEOPLE }, (_, i) => client.getFeatureFlag('multi', `person-${i}`, { onlyEvaluateLocally: true, sendFeatureFlagEvents: false })),
+    Array.from({ length: PEOPLE }, (_, i) =>
+      client.getFeatureFlag('multi', `person-${i}`, { onlyEvaluateLocally: true, sendFeatureFlagEvents: false }),
+    ),
   );
   const counts = values.reduce<Record<string, number>>((acc, v) => ({ ...acc, [String(v)]: (acc[String(v)] ?? 0) + 1 }), {});
   expect(Object.keys(counts).sort()).toEqual(['a', 'b', 'c', 'false']);
@@ -133,7 +164,9 @@ it('agrees with posthog-node on a group flag for every stored group', async () =
       ],
     },
   };
-  expect((await app.request(`/api/projects/${world.project.id}/feature_flags/`, { method: 'POST', key: world.owner.key, body: flag })).status).toBe(201);
+  expect(
+    (await app.request(`/api/projects/${world.project.id}/feature_flags/`, { method: 'POST', key: world.owner.key, body: flag })).status,
+  ).toBe(201);
   const batch = Array.from({ length: GROUPS }, (_, k) => ({
     event: '$groupidentify',
     distinct_id: 'admin',
@@ -146,7 +179,9 @@ it('agrees with posthog-node on a group flag for every stored group', async () =
   for (let k = 0; k < GROUPS; k++) {
     const groups = { organization: `org-${k}` };
     const query = `distinct_id=person-${k}&groups=${encodeURIComponent(JSON.stringify(groups))}`;
-    const server = (await app.request(`/api/projects/${world.project.id}/feature_flags/evaluation_reasons?${query}`, { key: world.owner.key })).body;
+    const server = (
+      await app.request(`/api/projects/${world.project.id}/feature_flags/evaluation_reasons?${query}`, { key: world.owner.key })
+    ).body;
     const sdk = await client.getFeatureFlag(flag.key, `person-${k}`, {
       onlyEvaluateLocally: true,
       sendFeatureFlagEvents: false,

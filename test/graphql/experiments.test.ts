@@ -18,7 +18,11 @@ const FIELDS = `id name description startDate endDate featureFlagKey archived pa
   createdBy { email } featureFlag { id teamId key active deleted filters experimentSet experiments { id } }`;
 
 async function create(input: Record<string, unknown>, key = world.owner.key) {
-  return app.graphql(`mutation($p: ID!, $input: ExperimentCreateInput!) { createExperiment(projectId: $p, input: $input) { ${FIELDS} } }`, { p: projectId, input }, key);
+  return app.graphql(
+    `mutation($p: ID!, $input: ExperimentCreateInput!) { createExperiment(projectId: $p, input: $input) { ${FIELDS} } }`,
+    { p: projectId, input },
+    key,
+  );
 }
 
 describe('experiments over GraphQL', () => {
@@ -34,7 +38,14 @@ describe('experiments over GraphQL', () => {
       parameters: {},
       secondaryMetrics: [],
       createdBy: { email: world.owner.user.email },
-      featureFlag: { key: 'gql-checkout', teamId: world.project.id, active: false, deleted: false, experimentSet: [experiment.id], experiments: [{ id: experiment.id }] },
+      featureFlag: {
+        key: 'gql-checkout',
+        teamId: world.project.id,
+        active: false,
+        deleted: false,
+        experimentSet: [experiment.id],
+        experiments: [{ id: experiment.id }],
+      },
     });
 
     const launched = await app.graphql(
@@ -42,7 +53,9 @@ describe('experiments over GraphQL', () => {
       { p: projectId, id: experiment.id, input: { startDate: '2021-12-01T10:23:00Z' } },
       world.owner.key,
     );
-    expect(launched.body.data).toEqual({ updateExperiment: { startDate: '2021-12-01T10:23:00Z', featureFlag: { active: true, version: 2 } } });
+    expect(launched.body.data).toEqual({
+      updateExperiment: { startDate: '2021-12-01T10:23:00Z', featureFlag: { active: true, version: 2 } },
+    });
 
     const listed = await app.graphql(
       `query($p: ID!) { running: experiments(projectId: $p, status: running) { count results { id } } drafts: experiments(projectId: $p, status: draft) { count } }`,
@@ -51,9 +64,17 @@ describe('experiments over GraphQL', () => {
     );
     expect(listed.body.data).toEqual({ running: { count: 1, results: [{ id: experiment.id }] }, drafts: { count: 0 } });
 
-    const deleted = await app.graphql(`mutation($p: ID!, $id: Int!) { deleteExperiment(projectId: $p, id: $id) }`, { p: projectId, id: experiment.id }, world.owner.key);
+    const deleted = await app.graphql(
+      `mutation($p: ID!, $id: Int!) { deleteExperiment(projectId: $p, id: $id) }`,
+      { p: projectId, id: experiment.id },
+      world.owner.key,
+    );
     expect(deleted.body.data).toEqual({ deleteExperiment: experiment.id });
-    const flag = await app.graphql(`query($p: ID!, $id: Int!) { featureFlag(projectId: $p, id: $id) { deleted experimentSet } }`, { p: projectId, id: experiment.featureFlag.id }, world.owner.key);
+    const flag = await app.graphql(
+      `query($p: ID!, $id: Int!) { featureFlag(projectId: $p, id: $id) { deleted experimentSet } }`,
+      { p: projectId, id: experiment.featureFlag.id },
+      world.owner.key,
+    );
     expect(flag.body.data).toEqual({ featureFlag: { deleted: true, experimentSet: [] } });
   });
 
@@ -63,13 +84,33 @@ describe('experiments over GraphQL', () => {
       message: 'Filters are required to create an Experiment',
       extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'invalid', attr: null },
     });
-    const variants = await create({ name: 'V', featureFlagKey: 'gql-v', filters: F, parameters: { feature_flag_variants: [{ key: 'a', rollout_percentage: 50 }, { key: 'b', rollout_percentage: 50 }] } });
-    expect(variants.body.errors![0]).toMatchObject({ message: 'Feature flag variants must contain a control variant', extensions: { attr: 'parameters' } });
-    const notFound = await app.graphql(`query($p: ID!) { experiment(projectId: $p, id: 999999) { id } }`, { p: projectId }, world.owner.key);
+    const variants = await create({
+      name: 'V',
+      featureFlagKey: 'gql-v',
+      filters: F,
+      parameters: {
+        feature_flag_variants: [
+          { key: 'a', rollout_percentage: 50 },
+          { key: 'b', rollout_percentage: 50 },
+        ],
+      },
+    });
+    expect(variants.body.errors![0]).toMatchObject({
+      message: 'Feature flag variants must contain a control variant',
+      extensions: { attr: 'parameters' },
+    });
+    const notFound = await app.graphql(
+      `query($p: ID!) { experiment(projectId: $p, id: 999999) { id } }`,
+      { p: projectId },
+      world.owner.key,
+    );
     expect(notFound.body.errors![0]).toMatchObject({ message: 'Not found.', extensions: { code: 'NOT_FOUND' } });
     const reader = await app.factories.member(world.organization, 'member', { scopes: ['experiment:read'] });
     const forbidden = await create({ name: 'R', featureFlagKey: 'gql-r', filters: F }, reader.key);
-    expect(forbidden.body.errors![0]).toMatchObject({ message: "API key missing required scope 'experiment:write'", extensions: { code: 'FORBIDDEN' } });
+    expect(forbidden.body.errors![0]).toMatchObject({
+      message: "API key missing required scope 'experiment:write'",
+      extensions: { code: 'FORBIDDEN' },
+    });
     const anonymous = await app.graphql(`query($p: ID!) { experiments(projectId: $p) { count } }`, { p: projectId }, null);
     expect(anonymous.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
   });

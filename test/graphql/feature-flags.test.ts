@@ -18,7 +18,14 @@ const FLAG_FIELDS = /* GraphQL */ `
     filters
     deleted
     active
-    createdBy { id uuid distinctId firstName email isEmailVerified }
+    createdBy {
+      id
+      uuid
+      distinctId
+      firstName
+      email
+      isEmailVerified
+    }
     createdAt
     isSimpleFlag
     rolloutPercentage
@@ -38,39 +45,66 @@ const FLAG_FIELDS = /* GraphQL */ `
 
 const CREATE = /* GraphQL */ `
   mutation Create($projectId: ID!, $input: FeatureFlagCreateInput!) {
-    createFeatureFlag(projectId: $projectId, input: $input) { ...Flag }
+    createFeatureFlag(projectId: $projectId, input: $input) {
+      ...Flag
+    }
   }
   ${FLAG_FIELDS}
 `;
 
 const UPDATE = /* GraphQL */ `
   mutation Update($projectId: ID!, $id: Int!, $input: FeatureFlagUpdateInput!) {
-    updateFeatureFlag(projectId: $projectId, id: $id, input: $input) { ...Flag }
+    updateFeatureFlag(projectId: $projectId, id: $id, input: $input) {
+      ...Flag
+    }
   }
   ${FLAG_FIELDS}
 `;
 
 const REPLACE = /* GraphQL */ `
   mutation Replace($projectId: ID!, $id: Int!, $input: FeatureFlagUpdateInput!) {
-    replaceFeatureFlag(projectId: $projectId, id: $id, input: $input) { ...Flag }
+    replaceFeatureFlag(projectId: $projectId, id: $id, input: $input) {
+      ...Flag
+    }
   }
   ${FLAG_FIELDS}
 `;
 
 const GET = /* GraphQL */ `
   query Get($projectId: ID!, $id: Int, $key: String) {
-    featureFlag(projectId: $projectId, id: $id, key: $key) { ...Flag }
+    featureFlag(projectId: $projectId, id: $id, key: $key) {
+      ...Flag
+    }
   }
   ${FLAG_FIELDS}
 `;
 
 const LIST = /* GraphQL */ `
-  query List($projectId: ID!, $limit: Int, $offset: Int, $search: String, $active: Boolean, $type: FeatureFlagType,
-             $createdById: Int, $tags: [String!]) {
-    featureFlags(projectId: $projectId, limit: $limit, offset: $offset, search: $search, active: $active, type: $type,
-                 createdById: $createdById, tags: $tags) {
+  query List(
+    $projectId: ID!
+    $limit: Int
+    $offset: Int
+    $search: String
+    $active: Boolean
+    $type: FeatureFlagType
+    $createdById: Int
+    $tags: [String!]
+  ) {
+    featureFlags(
+      projectId: $projectId
+      limit: $limit
+      offset: $offset
+      search: $search
+      active: $active
+      type: $type
+      createdById: $createdById
+      tags: $tags
+    ) {
       count
-      results { id key }
+      results {
+        id
+        key
+      }
     }
   }
 `;
@@ -78,8 +112,23 @@ const LIST = /* GraphQL */ `
 const ME = /* GraphQL */ `
   query Me {
     me {
-      user { id uuid distinctId firstName email isEmailVerified }
-      organizations { id name projects { id name apiToken } }
+      user {
+        id
+        uuid
+        distinctId
+        firstName
+        email
+        isEmailVerified
+      }
+      organizations {
+        id
+        name
+        projects {
+          id
+          name
+          apiToken
+        }
+      }
     }
   }
 `;
@@ -614,8 +663,16 @@ describe('featureFlag and featureFlags', () => {
     );
     expect(res.body.errors).toBeUndefined();
     const byKey = Object.fromEntries(res.body.data.featureFlags.results.map((f: { key: string }) => [f.key, f]));
-    expect(byKey['red_button']).toEqual({ key: 'red_button', canEdit: true, createdBy: { id: other.owner.user.id, email: other.owner.user.email } });
-    expect(byKey['multi-flag']).toEqual({ key: 'multi-flag', canEdit: true, createdBy: { id: colleague.user.id, email: colleague.user.email } });
+    expect(byKey['red_button']).toEqual({
+      key: 'red_button',
+      canEdit: true,
+      createdBy: { id: other.owner.user.id, email: other.owner.user.email },
+    });
+    expect(byKey['multi-flag']).toEqual({
+      key: 'multi-flag',
+      canEdit: true,
+      createdBy: { id: colleague.user.id, email: colleague.user.email },
+    });
   });
 
   it('a flag whose creator is gone shows createdBy null', async () => {
@@ -631,7 +688,15 @@ describe('featureFlag and featureFlags', () => {
     const siblingFlag = await create({ key: 'sibling-flag' }, other.owner.key, String(sibling.id));
     const found = await app.graphql(GET, { projectId: String(sibling.id), id: siblingFlag.id }, other.owner.key);
     expect(found.body.data.featureFlag.key).toBe('sibling-flag');
-    for (const variables of [{ id: 999999 }, { id: 0 }, { id: -1 }, { id: siblingFlag.id }, { key: 'sibling-flag' }, { key: 'no-such-flag' }, {}]) {
+    for (const variables of [
+      { id: 999999 },
+      { id: 0 },
+      { id: -1 },
+      { id: siblingFlag.id },
+      { key: 'sibling-flag' },
+      { key: 'no-such-flag' },
+      {},
+    ]) {
       const res = await app.graphql(GET, { projectId: LIST_PROJECT(), ...variables }, other.owner.key);
       expect(onlyError(res, 'featureFlag')).toEqual(notFound);
     }
@@ -796,7 +861,11 @@ describe('updateFeatureFlag and replaceFeatureFlag', () => {
       reason: 'required',
       attr: 'key',
     });
-    const noGroups = await app.graphql(REPLACE, { projectId, id: flag.id, input: { key: 'put-me', filters: { payloads: {} } } }, world.owner.key);
+    const noGroups = await app.graphql(
+      REPLACE,
+      { projectId, id: flag.id, input: { key: 'put-me', filters: { payloads: {} } } },
+      world.owner.key,
+    );
     expect(onlyError(noGroups, 'replaceFeatureFlag')).toEqual({
       message: 'Feature flags must have at least one condition set (group).',
       code: 'BAD_USER_INPUT',
@@ -805,9 +874,20 @@ describe('updateFeatureFlag and replaceFeatureFlag', () => {
       attr: 'filters',
     });
     const filters = { groups: [{ properties: [], rollout_percentage: 30 }] };
-    const ok = await app.graphql(REPLACE, { projectId, id: flag.id, input: { key: 'put-me-renamed', name: 'after', filters } }, world.owner.key);
+    const ok = await app.graphql(
+      REPLACE,
+      { projectId, id: flag.id, input: { key: 'put-me-renamed', name: 'after', filters } },
+      world.owner.key,
+    );
     expect(ok.body.errors).toBeUndefined();
-    expect(ok.body.data.replaceFeatureFlag).toMatchObject({ key: 'put-me-renamed', name: 'after', filters, rolloutPercentage: 30, tags: ['t'], version: 2 });
+    expect(ok.body.data.replaceFeatureFlag).toMatchObject({
+      key: 'put-me-renamed',
+      name: 'after',
+      filters,
+      rolloutPercentage: 30,
+      tags: ['t'],
+      version: 2,
+    });
     const stale = await app.graphql(REPLACE, { projectId, id: flag.id, input: { key: 'put-me-renamed', version: 1 } }, world.owner.key);
     expect(onlyError(stale, 'replaceFeatureFlag').code).toBe('CONFLICT');
   });

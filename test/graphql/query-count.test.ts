@@ -23,7 +23,8 @@ const statements: string[] = [];
 
 /** Fails with the statements themselves, so a regression shows what it added. */
 function expectAtMost(list: string[], max = MAX_STATEMENTS) {
-  if (list.length > max) throw new Error(`${list.length} SQL statements, at most ${max} expected:\n${list.map((sql, i) => `${i + 1}. ${sql}`).join('\n')}`);
+  if (list.length > max)
+    throw new Error(`${list.length} SQL statements, at most ${max} expected:\n${list.map((sql, i) => `${i + 1}. ${sql}`).join('\n')}`);
 }
 
 async function measure(action: () => Promise<{ status: number; body: any }>) {
@@ -62,7 +63,14 @@ const LIST = /* GraphQL */ `
         isSimpleFlag
         rolloutPercentage
         canEdit
-        createdBy { id uuid distinctId firstName email isEmailVerified }
+        createdBy {
+          id
+          uuid
+          distinctId
+          firstName
+          email
+          isEmailVerified
+        }
         experimentSet
         features
         usageDashboard
@@ -71,13 +79,17 @@ const LIST = /* GraphQL */ `
   }
 `;
 
-const viaGraphQL = (project: Project, key = world.owner.key) => async () => {
-  const res = await app.graphql(LIST, { projectId: String(project.id), limit: 100 }, key);
-  expect(res.body.errors).toBeUndefined();
-  return { status: res.status, body: res.body.data.featureFlags };
-};
-const viaRest = (project: Project | '@current', key = world.owner.key) => async () =>
-  app.request(`/api/projects/${project === '@current' ? '@current' : project.id}/feature_flags?limit=100`, { key });
+const viaGraphQL =
+  (project: Project, key = world.owner.key) =>
+  async () => {
+    const res = await app.graphql(LIST, { projectId: String(project.id), limit: 100 }, key);
+    expect(res.body.errors).toBeUndefined();
+    return { status: res.status, body: res.body.data.featureFlags };
+  };
+const viaRest =
+  (project: Project | '@current', key = world.owner.key) =>
+  async () =>
+    app.request(`/api/projects/${project === '@current' ? '@current' : project.id}/feature_flags?limit=100`, { key });
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -190,7 +202,21 @@ describe('listing flags with canEdit and roleAccess at organization level 21', (
     query List($projectId: ID!, $limit: Int) {
       featureFlags(projectId: $projectId, limit: $limit) {
         count
-        results { id key canEdit createdBy { id email } roleAccess { id role { name } } }
+        results {
+          id
+          key
+          canEdit
+          createdBy {
+            id
+            email
+          }
+          roleAccess {
+            id
+            role {
+              name
+            }
+          }
+        }
       }
     }
   `;
@@ -224,7 +250,11 @@ describe('listing flags with canEdit and roleAccess at organization level 21', (
     const org = restricted.organization;
     const owner = restricted.owner.key;
     viewer = await app.factories.member(org);
-    const level = await app.request(`/api/organizations/${org.id}/resource_access`, { method: 'POST', key: owner, body: { resource: 'feature flags', access_level: 21 } });
+    const level = await app.request(`/api/organizations/${org.id}/resource_access`, {
+      method: 'POST',
+      key: owner,
+      body: { resource: 'feature flags', access_level: 21 },
+    });
     expect(level.status).toBe(201);
     const role = async (name: string) => {
       const res = await app.request(`/api/organizations/${org.id}/roles`, { method: 'POST', key: owner, body: { name } });
@@ -248,7 +278,8 @@ describe('listing flags with canEdit and roleAccess at organization level 21', (
 
   it('seeds flags whose can_edit depends on the role-access records', async () => {
     const { response } = await measure(graphql(large21));
-    const results: Array<{ canEdit: boolean; createdBy: { id: number }; roleAccess: Array<{ role: { name: string } }> }> = response.body.results;
+    const results: Array<{ canEdit: boolean; createdBy: { id: number }; roleAccess: Array<{ role: { name: string } }> }> =
+      response.body.results;
     expect(results).toHaveLength(100);
     for (const flag of results) {
       const byViewer = flag.createdBy.id === viewer.user.id;
@@ -319,8 +350,18 @@ describe('listing role-access records with their flag and role', () => {
     viewer = await app.factories.member(restricted.organization);
     const owner = restricted.owner.key;
     const orgId = restricted.organization.id;
-    expect((await app.request(`/api/organizations/${orgId}/resource_access`, { method: 'POST', key: owner, body: { resource: 'feature flags', access_level: 21 } })).status).toBe(201);
-    const flag = async (key: string) => (await app.request(`/api/projects/${restricted.project.id}/feature_flags`, { method: 'POST', key: owner, body: { key } })).body.id as number;
+    expect(
+      (
+        await app.request(`/api/organizations/${orgId}/resource_access`, {
+          method: 'POST',
+          key: owner,
+          body: { resource: 'feature flags', access_level: 21 },
+        })
+      ).status,
+    ).toBe(201);
+    const flag = async (key: string) =>
+      (await app.request(`/api/projects/${restricted.project.id}/feature_flags`, { method: 'POST', key: owner, body: { key } })).body
+        .id as number;
     few = await flag('few-roles');
     many = await flag('many-roles');
     await rolesOn(few, 3, 'Few ');
@@ -329,7 +370,8 @@ describe('listing role-access records with their flag and role', () => {
   });
 
   it('REST GET /role_access costs the same for 3 records as for 40', async () => {
-    const list = (flagId: number) => () => app.request(`/api/projects/${restricted.project.id}/feature_flags/${flagId}/role_access`, { key: viewer.key });
+    const list = (flagId: number) => () =>
+      app.request(`/api/projects/${restricted.project.id}/feature_flags/${flagId}/role_access`, { key: viewer.key });
     const small = await measure(list(few));
     const large = await measure(list(many));
     expect(small.response.body.count).toBe(3);

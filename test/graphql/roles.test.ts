@@ -23,9 +23,24 @@ const ROLE_FIELDS = /* GraphQL */ `
     name
     featureFlagsAccessLevel
     createdAt
-    createdBy { id email }
-    members { id roleId user { id uuid } joinedAt updatedAt }
-    associatedFlags { id key }
+    createdBy {
+      id
+      email
+    }
+    members {
+      id
+      roleId
+      user {
+        id
+        uuid
+      }
+      joinedAt
+      updatedAt
+    }
+    associatedFlags {
+      id
+      key
+    }
   }
 `;
 
@@ -57,7 +72,8 @@ const RESOURCES = `query ($organizationId: ID!) { resourceAccesses(organizationI
 const RESOURCE = `query ($organizationId: ID!, $id: Int!) { resourceAccess(organizationId: $organizationId, id: $id) { ${RESOURCE_FIELDS} } }`;
 const ORG_LEVEL = `query { me { organizations { id featureFlagsAccessLevel } } }`;
 
-const ACCESS_FIELDS = 'id addedAt updatedAt featureFlag { id key canEdit } role { id name featureFlagsAccessLevel associatedFlags { id key } }';
+const ACCESS_FIELDS =
+  'id addedAt updatedAt featureFlag { id key canEdit } role { id name featureFlagsAccessLevel associatedFlags { id key } }';
 const GRANT = `mutation ($projectId: ID!, $flagId: Int!, $input: FeatureFlagRoleAccessInput!) {
   grantFeatureFlagRoleAccess(projectId: $projectId, featureFlagId: $flagId, input: $input) { ${ACCESS_FIELDS} } }`;
 const REVOKE = `mutation ($projectId: ID!, $flagId: Int!, $id: Int!) { revokeFeatureFlagRoleAccess(projectId: $projectId, featureFlagId: $flagId, id: $id) }`;
@@ -91,14 +107,31 @@ function onlyError(res: Response, field: string) {
 const error = async (query: string, variables: Record<string, unknown>, key: string, field: string) =>
   onlyError(await app.graphql(query, variables, key), field);
 
-const forbidden = (message: string) => ({ message, code: 'FORBIDDEN', type: 'authentication_error', reason: 'permission_denied', attr: null });
-const badInput = (reason: string, message: string, attr: string | null = null) => ({ message, code: 'BAD_USER_INPUT', type: 'validation_error', reason, attr });
+const forbidden = (message: string) => ({
+  message,
+  code: 'FORBIDDEN',
+  type: 'authentication_error',
+  reason: 'permission_denied',
+  attr: null,
+});
+const badInput = (reason: string, message: string, attr: string | null = null) => ({
+  message,
+  code: 'BAD_USER_INPUT',
+  type: 'validation_error',
+  reason,
+  attr,
+});
 const NOT_FOUND = { message: 'Not found.', code: 'NOT_FOUND', type: 'invalid_request', reason: 'not_found', attr: null };
 
 const createRole = (input: Record<string, unknown>, key = admin.key, organization = organizationId) =>
   ok(CREATE_ROLE, { organizationId: organization, input }, key, 'createRole');
 const createFlag = (key: string, flagKey: string) =>
-  ok(`mutation ($projectId: ID!, $input: FeatureFlagCreateInput!) { createFeatureFlag(projectId: $projectId, input: $input) { id key } }`, { projectId, input: { key: flagKey } }, key, 'createFeatureFlag');
+  ok(
+    `mutation ($projectId: ID!, $input: FeatureFlagCreateInput!) { createFeatureFlag(projectId: $projectId, input: $input) { id key } }`,
+    { projectId, input: { key: flagKey } },
+    key,
+    'createFeatureFlag',
+  );
 const orgLevel = async (key: string, organization = organizationId) =>
   (await ok(ORG_LEVEL, {}, key, 'me')).organizations.find((o: { id: string }) => o.id === organization).featureFlagsAccessLevel;
 
@@ -129,11 +162,21 @@ describe('roles', () => {
     const page = await ok(ROLES, { organizationId, limit: 1 }, member.key, 'roles');
     expect(page).toEqual({ count: 1, results: [created] });
 
-    const updated = await ok(UPDATE_ROLE, { organizationId, id: created.id, input: { featureFlagsAccessLevel: 21 } }, admin.key, 'updateRole');
+    const updated = await ok(
+      UPDATE_ROLE,
+      { organizationId, id: created.id, input: { featureFlagsAccessLevel: 21 } },
+      admin.key,
+      'updateRole',
+    );
     expect(updated).toEqual({ ...created, featureFlagsAccessLevel: 21 });
     const renamed = await ok(UPDATE_ROLE, { organizationId, id: created.id, input: { name: 'Platform' } }, admin.key, 'updateRole');
     expect(renamed).toEqual({ ...created, name: 'Platform', featureFlagsAccessLevel: 21 });
-    const replaced = await ok(REPLACE_ROLE, { organizationId, id: created.id, input: { name: 'Core', featureFlagsAccessLevel: 37 } }, admin.key, 'replaceRole');
+    const replaced = await ok(
+      REPLACE_ROLE,
+      { organizationId, id: created.id, input: { name: 'Core', featureFlagsAccessLevel: 37 } },
+      admin.key,
+      'replaceRole',
+    );
     expect(replaced).toEqual({ ...created, name: 'Core' });
     expect(await error(REPLACE_ROLE, { organizationId, id: created.id, input: {} }, admin.key, 'replaceRole')).toEqual(
       badInput('required', 'This field is required.', 'name'),
@@ -152,29 +195,38 @@ describe('roles', () => {
     expect(await error(CREATE_ROLE, { organizationId, input: { name: 'SUPPORT' } }, admin.key, 'createRole')).toEqual(
       badInput('unique', 'There is already a role with this name.', 'name'),
     );
-    expect(await error(CREATE_ROLE, { organizationId, input: {} }, admin.key, 'createRole')).toEqual(badInput('required', 'This field is required.', 'name'));
+    expect(await error(CREATE_ROLE, { organizationId, input: {} }, admin.key, 'createRole')).toEqual(
+      badInput('required', 'This field is required.', 'name'),
+    );
     expect(await error(CREATE_ROLE, { organizationId, input: { name: '  ' } }, admin.key, 'createRole')).toEqual(
       badInput('blank', 'This field may not be blank.', 'name'),
     );
     expect(await error(CREATE_ROLE, { organizationId, input: { name: 'x'.repeat(201) } }, admin.key, 'createRole')).toEqual(
       badInput('max_length', 'Ensure this field has no more than 200 characters.', 'name'),
     );
-    expect(await error(CREATE_ROLE, { organizationId, input: { name: 'Five', featureFlagsAccessLevel: 5 } }, admin.key, 'createRole')).toEqual(
-      badInput('invalid_choice', '"5" is not a valid choice.', 'feature_flags_access_level'),
-    );
+    expect(
+      await error(CREATE_ROLE, { organizationId, input: { name: 'Five', featureFlagsAccessLevel: 5 } }, admin.key, 'createRole'),
+    ).toEqual(badInput('invalid_choice', '"5" is not a valid choice.', 'feature_flags_access_level'));
     const other = await createRole({ name: 'Other' });
     expect(await error(UPDATE_ROLE, { organizationId, id: other.id, input: { name: 'support' } }, admin.key, 'updateRole')).toEqual(
       badInput('unique', 'There is already a role with this name.', 'name'),
     );
-    expect(await error(UPDATE_ROLE, { organizationId, id: randomUUID(), input: { name: 'x' } }, admin.key, 'updateRole')).toEqual(NOT_FOUND);
+    expect(await error(UPDATE_ROLE, { organizationId, id: randomUUID(), input: { name: 'x' } }, admin.key, 'updateRole')).toEqual(
+      NOT_FOUND,
+    );
     expect(await error(ROLE, { organizationId, id: 'abc' }, admin.key, 'role')).toEqual(NOT_FOUND);
-    expect(await error(DELETE_ROLE, { organizationId, id: other.id }, member.key, 'deleteRole')).toEqual(forbidden('You need to have admin level or higher.'));
+    expect(await error(DELETE_ROLE, { organizationId, id: other.id }, member.key, 'deleteRole')).toEqual(
+      forbidden('You need to have admin level or higher.'),
+    );
   });
 
   it('refuses outsiders, unknown organizations and keys limited to projects, as REST does', async () => {
     const outsider = await app.factories.member(null);
     expect(await error(ROLES, { organizationId }, outsider.key, 'roles')).toEqual(forbidden("You don't belong to the organization."));
-    expect(await error(ROLES, { organizationId: randomUUID() }, admin.key, 'roles')).toEqual({ ...NOT_FOUND, message: 'Organization not found.' });
+    expect(await error(ROLES, { organizationId: randomUUID() }, admin.key, 'roles')).toEqual({
+      ...NOT_FOUND,
+      message: 'Organization not found.',
+    });
     const scoped = await app.factories.key(admin.user, { projects: [world.project.id] });
     expect(await error(ROLES, { organizationId }, scoped, 'roles')).toEqual(
       forbidden('API keys with scoped projects are only supported on project-based endpoints.'),
@@ -192,7 +244,12 @@ describe('roles', () => {
 describe('members', () => {
   it('adds, lists, reads and removes members', async () => {
     const role = await createRole({ name: 'Members' });
-    const added = await ok(ADD_MEMBER, { organizationId, roleId: role.id, input: { userUuid: member.user.uuid } }, admin.key, 'addRoleMember');
+    const added = await ok(
+      ADD_MEMBER,
+      { organizationId, roleId: role.id, input: { userUuid: member.user.uuid } },
+      admin.key,
+      'addRoleMember',
+    );
     expect(added).toEqual({
       id: expect.any(String),
       roleId: role.id,
@@ -200,10 +257,21 @@ describe('members', () => {
       joinedAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
     });
-    expect(await ok(MEMBERSHIPS, { organizationId, roleId: role.id }, member.key, 'roleMemberships')).toEqual({ count: 1, results: [added] });
+    expect(await ok(MEMBERSHIPS, { organizationId, roleId: role.id }, member.key, 'roleMemberships')).toEqual({
+      count: 1,
+      results: [added],
+    });
     expect(await ok(MEMBERSHIP, { organizationId, roleId: role.id, id: added.id }, member.key, 'roleMembership')).toEqual(added);
     const shown = await ok(ROLE, { organizationId, id: role.id }, member.key, 'role');
-    expect(shown.members).toEqual([{ id: added.id, roleId: role.id, user: { id: member.user.id, uuid: member.user.uuid }, joinedAt: added.joinedAt, updatedAt: added.updatedAt }]);
+    expect(shown.members).toEqual([
+      {
+        id: added.id,
+        roleId: role.id,
+        user: { id: member.user.id, uuid: member.user.uuid },
+        joinedAt: added.joinedAt,
+        updatedAt: added.updatedAt,
+      },
+    ]);
 
     expect(await ok(REMOVE_MEMBER, { organizationId, roleId: role.id, id: added.id }, admin.key, 'removeRoleMember')).toBe(added.id);
     expect((await ok(MEMBERSHIPS, { organizationId, roleId: role.id }, member.key, 'roleMemberships')).count).toBe(0);
@@ -236,7 +304,12 @@ describe('resource access and the organization level', () => {
     const ownMember = await app.factories.member(own.organization);
     expect(await orgLevel(ownMember.key, orgId)).toBe(37);
 
-    const created = await ok(CREATE_RESOURCE, { organizationId: orgId, input: { resource: 'feature flags', accessLevel: 21 } }, own.owner.key, 'createResourceAccess');
+    const created = await ok(
+      CREATE_RESOURCE,
+      { organizationId: orgId, input: { resource: 'feature flags', accessLevel: 21 } },
+      own.owner.key,
+      'createResourceAccess',
+    );
     expect(created).toEqual({
       id: expect.any(Number),
       resource: 'feature flags',
@@ -251,7 +324,12 @@ describe('resource access and the organization level', () => {
     // A new role takes the organization's level.
     expect((await createRole({ name: 'Defaulted' }, own.owner.key, orgId)).featureFlagsAccessLevel).toBe(21);
 
-    const updated = await ok(UPDATE_RESOURCE, { organizationId: orgId, id: created.id, input: { accessLevel: 37 } }, own.owner.key, 'updateResourceAccess');
+    const updated = await ok(
+      UPDATE_RESOURCE,
+      { organizationId: orgId, id: created.id, input: { accessLevel: 37 } },
+      own.owner.key,
+      'updateResourceAccess',
+    );
     expect(updated.accessLevel).toBe(37);
     expect(await orgLevel(ownMember.key, orgId)).toBe(37);
     const replaced = await ok(
@@ -261,9 +339,14 @@ describe('resource access and the organization level', () => {
       'replaceResourceAccess',
     );
     expect(replaced.accessLevel).toBe(21);
-    expect(await error(REPLACE_RESOURCE, { organizationId: orgId, id: created.id, input: { resource: 'feature flags' } }, own.owner.key, 'replaceResourceAccess')).toEqual(
-      badInput('required', 'This field is required.', 'access_level'),
-    );
+    expect(
+      await error(
+        REPLACE_RESOURCE,
+        { organizationId: orgId, id: created.id, input: { resource: 'feature flags' } },
+        own.owner.key,
+        'replaceResourceAccess',
+      ),
+    ).toEqual(badInput('required', 'This field is required.', 'access_level'));
 
     expect(await ok(DELETE_RESOURCE, { organizationId: orgId, id: created.id }, own.owner.key, 'deleteResourceAccess')).toBe(created.id);
     expect(await orgLevel(ownMember.key, orgId)).toBe(37);
@@ -273,14 +356,30 @@ describe('resource access and the organization level', () => {
   it('answers the REST errors', async () => {
     const own = await app.factories.world();
     const orgId = own.organization.id;
-    const create = (input: Record<string, unknown>, key = own.owner.key) => error(CREATE_RESOURCE, { organizationId: orgId, input }, key, 'createResourceAccess');
-    expect(await create({ resource: 'experiments', accessLevel: 21 })).toEqual(badInput('invalid_choice', '"experiments" is not a valid choice.', 'resource'));
-    expect(await create({ resource: 'feature flags', accessLevel: 5 })).toEqual(badInput('invalid_choice', '"5" is not a valid choice.', 'access_level'));
+    const create = (input: Record<string, unknown>, key = own.owner.key) =>
+      error(CREATE_RESOURCE, { organizationId: orgId, input }, key, 'createResourceAccess');
+    expect(await create({ resource: 'experiments', accessLevel: 21 })).toEqual(
+      badInput('invalid_choice', '"experiments" is not a valid choice.', 'resource'),
+    );
+    expect(await create({ resource: 'feature flags', accessLevel: 5 })).toEqual(
+      badInput('invalid_choice', '"5" is not a valid choice.', 'access_level'),
+    );
     const ownMember = await app.factories.member(own.organization);
-    expect(await create({ resource: 'feature flags', accessLevel: 21 }, ownMember.key)).toEqual(forbidden('You need to have admin level or higher.'));
+    expect(await create({ resource: 'feature flags', accessLevel: 21 }, ownMember.key)).toEqual(
+      forbidden('You need to have admin level or higher.'),
+    );
     await ok(CREATE_RESOURCE, { organizationId: orgId, input: { resource: 'feature flags' } }, own.owner.key, 'createResourceAccess');
-    expect(await create({ resource: 'feature flags', accessLevel: 21 })).toEqual(badInput('unique', 'This resource access already exists.', 'resource'));
-    expect(await error(UPDATE_RESOURCE, { organizationId: orgId, id: 999999, input: { accessLevel: 21 } }, own.owner.key, 'updateResourceAccess')).toEqual(NOT_FOUND);
+    expect(await create({ resource: 'feature flags', accessLevel: 21 })).toEqual(
+      badInput('unique', 'This resource access already exists.', 'resource'),
+    );
+    expect(
+      await error(
+        UPDATE_RESOURCE,
+        { organizationId: orgId, id: 999999, input: { accessLevel: 21 } },
+        own.owner.key,
+        'updateResourceAccess',
+      ),
+    ).toEqual(NOT_FOUND);
   });
 });
 
@@ -297,11 +396,16 @@ describe('flag role access', () => {
 
     const before = await ok(FLAG, { projectId: pid, id: flag.id }, viewer.key, 'featureFlag');
     expect(before).toEqual({ id: flag.id, canEdit: false, roleAccess: [] });
-    expect(await error(UPDATE_FLAG, { projectId: pid, id: flag.id, input: { name: 'by viewer' } }, viewer.key, 'updateFeatureFlag')).toEqual(
-      forbidden("You don't have edit permissions for this feature flag."),
-    );
+    expect(
+      await error(UPDATE_FLAG, { projectId: pid, id: flag.id, input: { name: 'by viewer' } }, viewer.key, 'updateFeatureFlag'),
+    ).toEqual(forbidden("You don't have edit permissions for this feature flag."));
 
-    const granted = await ok(GRANT, { projectId: pid, flagId: flag.id, input: { roleId: role.id } }, ownAdmin.key, 'grantFeatureFlagRoleAccess');
+    const granted = await ok(
+      GRANT,
+      { projectId: pid, flagId: flag.id, input: { roleId: role.id } },
+      ownAdmin.key,
+      'grantFeatureFlagRoleAccess',
+    );
     expect(granted).toEqual({
       id: expect.any(Number),
       addedAt: expect.stringMatching(/Z$/),
@@ -310,25 +414,41 @@ describe('flag role access', () => {
       role: { id: role.id, name: 'Readers', featureFlagsAccessLevel: 21, associatedFlags: [{ id: flag.id, key: 'gql-flag' }] },
     });
     const after = await ok(FLAG, { projectId: pid, id: flag.id }, viewer.key, 'featureFlag');
-    expect(after).toEqual({ id: flag.id, canEdit: true, roleAccess: [{ id: granted.id, role: { id: role.id, name: 'Readers' }, featureFlag: { id: flag.id } }] });
-    expect((await ok(UPDATE_FLAG, { projectId: pid, id: flag.id, input: { name: 'by viewer' } }, viewer.key, 'updateFeatureFlag')).name).toBe('by viewer');
+    expect(after).toEqual({
+      id: flag.id,
+      canEdit: true,
+      roleAccess: [{ id: granted.id, role: { id: role.id, name: 'Readers' }, featureFlag: { id: flag.id } }],
+    });
+    expect(
+      (await ok(UPDATE_FLAG, { projectId: pid, id: flag.id, input: { name: 'by viewer' } }, viewer.key, 'updateFeatureFlag')).name,
+    ).toBe('by viewer');
 
     const page = await ok(ACCESSES, { projectId: pid, flagId: flag.id, limit: 10 }, viewer.key, 'featureFlagRoleAccesses');
     expect(page).toEqual({ count: 1, results: [{ ...granted, featureFlag: { ...granted.featureFlag, canEdit: true } }] });
-    expect(await ok(ACCESS, { projectId: pid, flagId: flag.id, id: granted.id }, viewer.key, 'featureFlagRoleAccess')).toEqual(page.results[0]);
+    expect(await ok(ACCESS, { projectId: pid, flagId: flag.id, id: granted.id }, viewer.key, 'featureFlagRoleAccess')).toEqual(
+      page.results[0],
+    );
 
     // A viewer (level-21 role with the record) may edit the flag but not hand out access (§5.4).
     const another = await steps.createRole(own.organization, ownAdmin.key, { name: 'Others', feature_flags_access_level: 21 });
-    expect(await error(GRANT, { projectId: pid, flagId: flag.id, input: { roleId: another.id } }, viewer.key, 'grantFeatureFlagRoleAccess')).toEqual(
-      forbidden("You can't edit roles for this feature flag."),
-    );
+    expect(
+      await error(GRANT, { projectId: pid, flagId: flag.id, input: { roleId: another.id } }, viewer.key, 'grantFeatureFlagRoleAccess'),
+    ).toEqual(forbidden("You can't edit roles for this feature flag."));
     expect(await error(REVOKE, { projectId: pid, flagId: flag.id, id: granted.id }, viewer.key, 'revokeFeatureFlagRoleAccess')).toEqual(
       forbidden("You can't edit roles for this feature flag."),
     );
 
-    expect(await ok(REVOKE, { projectId: pid, flagId: flag.id, id: granted.id }, ownAdmin.key, 'revokeFeatureFlagRoleAccess')).toBe(granted.id);
-    expect(await ok(FLAG, { projectId: pid, id: flag.id }, viewer.key, 'featureFlag')).toEqual({ id: flag.id, canEdit: false, roleAccess: [] });
-    expect(await error(ACCESS, { projectId: pid, flagId: flag.id, id: granted.id }, viewer.key, 'featureFlagRoleAccess')).toEqual(NOT_FOUND);
+    expect(await ok(REVOKE, { projectId: pid, flagId: flag.id, id: granted.id }, ownAdmin.key, 'revokeFeatureFlagRoleAccess')).toBe(
+      granted.id,
+    );
+    expect(await ok(FLAG, { projectId: pid, id: flag.id }, viewer.key, 'featureFlag')).toEqual({
+      id: flag.id,
+      canEdit: false,
+      roleAccess: [],
+    });
+    expect(await error(ACCESS, { projectId: pid, flagId: flag.id, id: granted.id }, viewer.key, 'featureFlagRoleAccess')).toEqual(
+      NOT_FOUND,
+    );
 
     // Deleting the organization's record brings level 37 back: canEdit flips to true for everyone.
     const record = (await app.request(orgPaths(own.organization).resourceAccesses, { key: ownAdmin.key })).body.results[0];
@@ -344,10 +464,14 @@ describe('flag role access', () => {
     expect(await grant({})).toEqual(badInput('required', 'This field is required.', 'role_id'));
     expect(await grant({ roleId: 'abc' })).toEqual(badInput('does_not_exist', 'Invalid pk "abc" - object does not exist.', 'role_id'));
     const unknown = randomUUID();
-    expect(await grant({ roleId: unknown })).toEqual(badInput('does_not_exist', `Invalid pk "${unknown}" - object does not exist.`, 'role_id'));
+    expect(await grant({ roleId: unknown })).toEqual(
+      badInput('does_not_exist', `Invalid pk "${unknown}" - object does not exist.`, 'role_id'),
+    );
     const other = await app.factories.world();
     const foreign = await steps.createRole(other.organization, other.owner.key, { name: 'Foreign' });
-    expect(await grant({ roleId: foreign.id })).toEqual(badInput('does_not_exist', `Invalid pk "${foreign.id}" - object does not exist.`, 'role_id'));
+    expect(await grant({ roleId: foreign.id })).toEqual(
+      badInput('does_not_exist', `Invalid pk "${foreign.id}" - object does not exist.`, 'role_id'),
+    );
     expect(await grant({ roleId: role.id }, admin.key, 999999)).toEqual(NOT_FOUND);
     await ok(GRANT, { projectId, flagId: flag.id, input: { roleId: role.id } }, admin.key, 'grantFeatureFlagRoleAccess');
     expect(await grant({ roleId: role.id })).toEqual(badInput('unique', 'This role already has access to this feature flag.', 'role_id'));
@@ -355,7 +479,9 @@ describe('flag role access', () => {
     expect(await error(ACCESSES, { projectId, flagId: 999999 }, admin.key, 'featureFlagRoleAccesses')).toEqual(NOT_FOUND);
 
     const outsider = (await app.factories.world()).owner;
-    expect(await error(ACCESSES, { projectId, flagId: flag.id }, outsider.key, 'featureFlagRoleAccesses')).toEqual(forbidden("You don't have access to the project."));
+    expect(await error(ACCESSES, { projectId, flagId: flag.id }, outsider.key, 'featureFlagRoleAccesses')).toEqual(
+      forbidden("You don't have access to the project."),
+    );
     const reader = await app.factories.key(admin.user, { scopes: ['feature_flag:read'] });
     expect((await ok(ACCESSES, { projectId, flagId: flag.id }, reader, 'featureFlagRoleAccesses')).count).toBe(1);
     expect(await grant({ roleId: role.id }, reader)).toEqual(forbidden("API key missing required scope 'feature_flag:write'"));
@@ -373,8 +499,17 @@ describe('flag role access', () => {
       feature_flag: { id: flag.id, key: 'gql-parity', can_edit: true },
       role: { id: role.id, name: 'Parity', associated_flags: [{ id: flag.id, key: 'gql-parity' }] },
     });
-    const restError = await app.request(flagPaths(world.project.id).roleAccesses(flag.id), { method: 'POST', key: admin.key, body: { role_id: role.id } });
-    const graphqlError = await error(GRANT, { projectId, flagId: flag.id, input: { roleId: role.id } }, admin.key, 'grantFeatureFlagRoleAccess');
+    const restError = await app.request(flagPaths(world.project.id).roleAccesses(flag.id), {
+      method: 'POST',
+      key: admin.key,
+      body: { role_id: role.id },
+    });
+    const graphqlError = await error(
+      GRANT,
+      { projectId, flagId: flag.id, input: { roleId: role.id } },
+      admin.key,
+      'grantFeatureFlagRoleAccess',
+    );
     expect({ message: graphqlError.message, type: graphqlError.type, reason: graphqlError.reason, attr: graphqlError.attr }).toEqual({
       message: restError.body.detail,
       type: restError.body.type,

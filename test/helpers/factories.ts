@@ -42,20 +42,25 @@ export class Factories {
   }
 
   async project(organization: Organization, name = 'Another project'): Promise<Project> {
-    return this.orm.em.fork().transactional(async (em) => ProjectService.create(em, em.getReference(organizationClass(organization), organization.id), name));
+    return this.orm.em
+      .fork()
+      .transactional(async (em) => ProjectService.create(em, em.getReference(organizationClass(organization), organization.id), name));
   }
 
   async member(organization: Organization | null, level: MembershipLevelName = 'member', keyOptions: KeyOptions = {}): Promise<Member> {
     return this.orm.em.fork().transactional(async (em) => {
       const user = await UserService.create(em, { email: `user-${unique()}@example.com`, firstName: 'User' });
-      if (organization) await OrganizationService.addMember(em, em.getReference(organizationClass(organization), organization.id), user, level);
+      if (organization)
+        await OrganizationService.addMember(em, em.getReference(organizationClass(organization), organization.id), user, level);
       const { key } = await PersonalApiKeyService.create(em, user, keyOptions);
       return { user, key };
     });
   }
 
   async key(user: User, options: KeyOptions = {}): Promise<string> {
-    return this.orm.em.fork().transactional(async (em) => (await PersonalApiKeyService.create(em, em.getReference(userClass(user), user.id), options)).key);
+    return this.orm.em
+      .fork()
+      .transactional(async (em) => (await PersonalApiKeyService.create(em, em.getReference(userClass(user), user.id), options)).key);
   }
 
   /** Runs SQL directly (e.g. to deactivate a user); returns the rows. */

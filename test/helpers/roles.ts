@@ -64,7 +64,11 @@ export function roleSteps(app: TestApp) {
   };
   return {
     async createRole(organization: OrganizationRef, key: string, body: Record<string, unknown>) {
-      return expectStatus(await app.request(orgPaths(organization).roles, { method: 'POST', key, body }), 201, `create role ${JSON.stringify(body)}`).body;
+      return expectStatus(
+        await app.request(orgPaths(organization).roles, { method: 'POST', key, body }),
+        201,
+        `create role ${JSON.stringify(body)}`,
+      ).body;
     },
     async addMember(organization: OrganizationRef, key: string, roleId: string, user: User) {
       const path = orgPaths(organization).memberships(roleId);
@@ -76,13 +80,18 @@ export function roleSteps(app: TestApp) {
       const list = expectStatus(await app.request(paths.resourceAccesses, { key }), 200, 'list resource access').body;
       if (list.results.length) {
         const path = paths.resourceAccess(list.results[0].id);
-        return expectStatus(await app.request(path, { method: 'PATCH', key, body: { access_level: level } }), 200, 'patch resource access').body;
+        return expectStatus(await app.request(path, { method: 'PATCH', key, body: { access_level: level } }), 200, 'patch resource access')
+          .body;
       }
       const body = { resource: 'feature flags', access_level: level };
       return expectStatus(await app.request(paths.resourceAccesses, { method: 'POST', key, body }), 201, 'create resource access').body;
     },
     async createFlag(projectId: number, key: string, body: Record<string, unknown>) {
-      return expectStatus(await app.request(flagPaths(projectId).flags, { method: 'POST', key, body }), 201, `create flag ${JSON.stringify(body)}`).body;
+      return expectStatus(
+        await app.request(flagPaths(projectId).flags, { method: 'POST', key, body }),
+        201,
+        `create flag ${JSON.stringify(body)}`,
+      ).body;
     },
     async grant(projectId: number, key: string, flagId: number, roleId: string) {
       const path = flagPaths(projectId).roleAccesses(flagId);
@@ -90,7 +99,11 @@ export function roleSteps(app: TestApp) {
     },
     /** Changes a user's membership level in an organization directly (there is no REST route for it). */
     async setMembershipLevel(organization: OrganizationRef, user: User, level: 1 | 8 | 15) {
-      await app.factories.sql('update organization_membership set level = ? where organization_id = ? and user_id = ?', [level, orgId(organization), user.id]);
+      await app.factories.sql('update organization_membership set level = ? where organization_id = ? and user_id = ?', [
+        level,
+        orgId(organization),
+        user.id,
+      ]);
     },
   };
 }

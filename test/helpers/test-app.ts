@@ -29,7 +29,11 @@ export interface TestApp {
   orm: MikroORM;
   factories: Factories;
   request<T = any>(path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, key?: string | null): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
+  graphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    key?: string | null,
+  ): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
   /**
    * Runs `action` and returns how many SQL statements the app sent meanwhile. The key lookup is
    * left out: it is remembered for a second, so whether a request pays for it depends on timing
@@ -82,10 +86,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let statements = 0;
   let recording: string[] | null = null;
-  orm.em.getConnection().getKnex().on('query', (query: { sql: string }) => {
-    if (!isKeyLookup(query.sql)) statements += 1;
-    recording?.push(query.sql.replace(/\s+/g, ' '));
-  });
+  orm.em
+    .getConnection()
+    .getKnex()
+    .on('query', (query: { sql: string }) => {
+      if (!isKeyLookup(query.sql)) statements += 1;
+      recording?.push(query.sql.replace(/\s+/g, ' '));
+    });
 
   async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };

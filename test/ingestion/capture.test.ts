@@ -16,7 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const event = (name = 'x', distinctId = uniqueId(), extra: Record<string, unknown> = {}) => ({ event: name, distinct_id: distinctId, ...extra });
+const event = (name = 'x', distinctId = uniqueId(), extra: Record<string, unknown> = {}) => ({
+  event: name,
+  distinct_id: distinctId,
+  ...extra,
+});
 const countOf = async (query: string) => (await read.events(query)).count as number;
 
 describe('capture endpoints (ingestion.md §8, 1–3)', () => {
@@ -63,7 +67,10 @@ describe('capture endpoints (ingestion.md §8, 1–3)', () => {
   });
 
   it('answers CORS preflights and echoes the Origin', async () => {
-    const res = await fetch(`${app.baseUrl}/e/`, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-headers': 'content-type' } });
+    const res = await fetch(`${app.baseUrl}/e/`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-headers': 'content-type' },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(SUCCESS);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
@@ -80,8 +87,18 @@ describe('capture endpoints (ingestion.md §8, 1–3)', () => {
 });
 
 describe('refusals store nothing and are never 500 (4–7)', () => {
-  const MISSING = { type: 'authentication_error', code: 'missing_api_key', detail: 'API key not provided. You can find your project API key in your project settings.', attr: null };
-  const INVALID = { type: 'authentication_error', code: 'invalid_api_key', detail: 'Project API key invalid. You can find your project API key in your project settings.', attr: null };
+  const MISSING = {
+    type: 'authentication_error',
+    code: 'missing_api_key',
+    detail: 'API key not provided. You can find your project API key in your project settings.',
+    attr: null,
+  };
+  const INVALID = {
+    type: 'authentication_error',
+    code: 'invalid_api_key',
+    detail: 'Project API key invalid. You can find your project API key in your project settings.',
+    attr: null,
+  };
   const invalid = (detail: string) => ({ type: 'validation_error', code: 'invalid_payload', detail, attr: null });
 
   it.each(['/batch/', '/capture/', '/e/', '/i/v0/e/'])('%s: tokens (4)', async (path) => {
@@ -97,7 +114,9 @@ describe('refusals store nothing and are never 500 (4–7)', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_payload');
     expect(bad.body.detail).toMatch(/^Malformed request data: Invalid JSON: /);
-    const gzipHeader = await capture(app, path, JSON.stringify({ api_key: T, batch: [event()] }), { headers: { 'content-encoding': 'gzip' } });
+    const gzipHeader = await capture(app, path, JSON.stringify({ api_key: T, batch: [event()] }), {
+      headers: { 'content-encoding': 'gzip' },
+    });
     expect(gzipHeader.status).toBe(400);
     expect(gzipHeader.body.detail).toMatch(/^Malformed request data: Failed to decompress data\. /);
     const lz64 = await capture(app, `${path}?compression=lz64`, 'abc');
@@ -116,13 +135,25 @@ describe('refusals store nothing and are never 500 (4–7)', () => {
     ['no event', { distinct_id: 'd' }, 'Invalid payload: All events must have the event name field "event"!'],
     ['an empty event', { event: '', distinct_id: 'd' }, 'Invalid payload: All events must have the event name field "event"!'],
     ['a numeric event', { event: 7, distinct_id: 'd' }, 'Invalid payload: Event field "event" must be a string!'],
-    ['a 401-character event', { event: 'e'.repeat(401), distinct_id: 'd' }, 'Invalid payload: Event field "event" must be at most 400 characters!'],
+    [
+      'a 401-character event',
+      { event: 'e'.repeat(401), distinct_id: 'd' },
+      'Invalid payload: Event field "event" must be at most 400 characters!',
+    ],
     ['no distinct_id', { event: 'x' }, 'Invalid payload: All events must have the event field "distinct_id"!'],
     ['an empty distinct_id', { event: 'x', distinct_id: '' }, 'Invalid payload: Event field "distinct_id" should not be blank!'],
     ['an object distinct_id', { event: 'x', distinct_id: { a: 1 } }, 'Invalid payload: Event field "distinct_id" should not be blank!'],
     ['uuid "nope"', { event: 'x', distinct_id: 'd', uuid: 'nope' }, 'Invalid payload: Event field "uuid" is not a valid UUID!'],
-    ['properties []', { event: 'x', distinct_id: 'd', properties: [] }, 'Invalid payload: Properties must be a JSON object, received array!'],
-    ['properties "p"', { event: 'x', distinct_id: 'd', properties: 'p' }, 'Invalid payload: Properties must be a JSON object, received string!'],
+    [
+      'properties []',
+      { event: 'x', distinct_id: 'd', properties: [] },
+      'Invalid payload: Properties must be a JSON object, received array!',
+    ],
+    [
+      'properties "p"',
+      { event: 'x', distinct_id: 'd', properties: 'p' },
+      'Invalid payload: Properties must be a JSON object, received string!',
+    ],
     ['a string', 'text', 'Invalid payload: All events must be JSON objects, received string!'],
   ])('refuses the whole batch when its 2nd event has %s (6)', async (_label, second, detail) => {
     const d = uniqueId();
@@ -135,7 +166,12 @@ describe('refusals store nothing and are never 500 (4–7)', () => {
   });
 
   it('refuses a gzip bomb, an oversized body and an oversized event with 413 (7)', async () => {
-    const tooBig = { type: 'invalid_request', code: 'payload_too_large', detail: 'Request body exceeds 20 MB after decompression.', attr: null };
+    const tooBig = {
+      type: 'invalid_request',
+      code: 'payload_too_large',
+      detail: 'Request body exceeds 20 MB after decompression.',
+      attr: null,
+    };
     const padding = 'a'.repeat(21 * 1024 * 1024);
     const bomb = gzipSync(JSON.stringify({ api_key: T, batch: [event('bomb', 'd', { properties: { padding } })] }));
     expect(bomb.length).toBeLessThan(100 * 1024);
@@ -154,11 +190,14 @@ describe('refusals store nothing and are never 500 (4–7)', () => {
     const { request } = await import('node:http');
     const url = new URL(`${app.baseUrl}/batch/`);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-length': String(21 * 1024 * 1024) } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-        req.destroy();
-      });
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-length': String(21 * 1024 * 1024) } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+          req.destroy();
+        },
+      );
       req.on('error', reject);
       req.write('{"api_key":');
       // The rest is never sent: the answer must not wait for it.
@@ -179,14 +218,19 @@ describe('events as stored', () => {
   it('keeps uuids (lower-case) and makes UUIDv7 ones, and is idempotent by uuid', async () => {
     const d = uniqueId();
     const uuid = '0190A5B2-3C4D-7E8F-9A0B-1C2D3E4F5A6B';
-    const batch = { api_key: T, batch: [event('a', d, { uuid }), event('a', d, { uuid: uuid.replace(/-/g, '') }), event('b', d, { properties: { $set: { n: 1 } } })] };
+    const batch = {
+      api_key: T,
+      batch: [event('a', d, { uuid }), event('a', d, { uuid: uuid.replace(/-/g, '') }), event('b', d, { properties: { $set: { n: 1 } } })],
+    };
     expect((await capture(app, '/batch/', batch)).status).toBe(200);
     const retried = { api_key: T, batch: [event('a', d, { uuid, properties: { $set: { n: 2 } } })] };
     expect((await capture(app, '/batch/', retried)).status).toBe(200);
     const page = await read.events(`?distinct_id=${d}`);
     expect(page.count).toBe(2);
     expect(page.results.map((e: any) => e.id)).toContain(uuid.toLowerCase());
-    expect(page.results.find((e: any) => e.event === 'b').id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(page.results.find((e: any) => e.event === 'b').id).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect((await read.personOf(d)).properties).toEqual({ n: 1 });
   });
 
@@ -205,8 +249,15 @@ describe('events as stored', () => {
     const ts = '2020-01-01T00:00:00Z';
     await capture(app, '/batch/', { api_key: T, sent_at: '2020-01-01T00:00:10Z', batch: [event('skew', d, { timestamp: ts })] });
     await capture(app, '/batch/', { api_key: T, sentAt: '2020-01-01T00:00:10Z', batch: [event('skew-py', d, { timestamp: ts })] });
-    await capture(app, '/batch/', { api_key: T, sent_at: '2020-01-01T00:00:10Z', batch: [event('ignore', d, { timestamp: ts, properties: { $ignore_sent_at: true } })] });
-    await capture(app, '/batch/', { api_key: T, batch: [event('future', d, { timestamp: new Date(Date.now() + 2 * 86_400_000).toISOString() })] });
+    await capture(app, '/batch/', {
+      api_key: T,
+      sent_at: '2020-01-01T00:00:10Z',
+      batch: [event('ignore', d, { timestamp: ts, properties: { $ignore_sent_at: true } })],
+    });
+    await capture(app, '/batch/', {
+      api_key: T,
+      batch: [event('future', d, { timestamp: new Date(Date.now() + 2 * 86_400_000).toISOString() })],
+    });
     await capture(app, '/batch/', { api_key: T, batch: [event('offset', d, { offset: 5000 })] });
     await capture(app, '/batch/', { api_key: T, batch: [event('naive', d, { timestamp: '2021-06-01 12:30:00' })] });
     const after = Date.now();

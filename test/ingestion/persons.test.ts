@@ -63,7 +63,11 @@ describe('person properties (ingestion.md §3.2; §8, 8 and 10)', () => {
       ev(d, {}, 'top', { $set: { c: 1 }, $set_once: { c: 2 } }),
     );
     expect((await read.personOf(d)).properties).toEqual({ b: 1, k: 'again', c: 1 });
-    await send(ev(d, { $set_once: { a: 'later', c: 0 }, $set: { z: 0, y: 0 } }), ev(d, { $unset: ['z', 'y'], $set_once: { y: 1 } }), ev(d, { $set_once: { z: 1 } }));
+    await send(
+      ev(d, { $set_once: { a: 'later', c: 0 }, $set: { z: 0, y: 0 } }),
+      ev(d, { $unset: ['z', 'y'], $set_once: { y: 1 } }),
+      ev(d, { $set_once: { z: 1 } }),
+    );
     expect((await read.personOf(d)).properties).toEqual({ b: 1, k: 'again', c: 1, a: 'later', z: 1 });
   });
 
@@ -72,7 +76,12 @@ describe('person properties (ingestion.md §3.2; §8, 8 and 10)', () => {
     await send(ev(d, { $set: { email: 'p@example.com' } }, 'x', { timestamp: '2024-01-02T03:04:05Z' }));
     const person = await read.personOf(d);
     expect(Object.keys(person)).toEqual(['id', 'uuid', 'name', 'distinct_ids', 'properties', 'is_identified', 'created_at']);
-    expect(person).toMatchObject({ name: 'p@example.com', distinct_ids: [d], is_identified: false, created_at: '2024-01-02T03:04:05.000000Z' });
+    expect(person).toMatchObject({
+      name: 'p@example.com',
+      distinct_ids: [d],
+      is_identified: false,
+      created_at: '2024-01-02T03:04:05.000000Z',
+    });
     expect(await read.get(`persons/${person.id}/`)).toEqual(person);
     expect(await read.get(`persons/${person.uuid}/`)).toEqual(person);
   });
@@ -86,7 +95,13 @@ describe('$identify, $create_alias, $merge_dangerously (§3.3; §8, 11–13)', (
     const [anonPerson, userPerson] = [await read.personOf(anon), await read.personOf(user)];
     await send(ev(user, { $anon_distinct_id: anon }, '$identify'));
     const merged = await read.personOf(user);
-    expect(merged).toMatchObject({ id: userPerson.id, uuid: userPerson.uuid, distinct_ids: [anon, user], properties: { x: 'user', y: 1 }, is_identified: true });
+    expect(merged).toMatchObject({
+      id: userPerson.id,
+      uuid: userPerson.uuid,
+      distinct_ids: [anon, user],
+      properties: { x: 'user', y: 1 },
+      is_identified: true,
+    });
     expect((await app.request(`${read.base}/persons/${anonPerson.id}/`, { key: world.owner.key })).status).toBe(404);
     expect((await app.request(`${read.base}/persons/${anonPerson.uuid}/`, { key: world.owner.key })).status).toBe(404);
     const anonEvents = await read.events(`?distinct_id=${anon}`);
@@ -96,7 +111,11 @@ describe('$identify, $create_alias, $merge_dangerously (§3.3; §8, 11–13)', (
 
   it('merges within one request in the same way', async () => {
     const [anon, user] = [uniqueId('anon'), uniqueId('user')];
-    await send(ev(anon, { $set: { x: 'anon', y: 1 } }), ev(user, { $set: { x: 'user' } }), ev(user, { $anon_distinct_id: anon, $set: { z: 1 } }, '$identify'));
+    await send(
+      ev(anon, { $set: { x: 'anon', y: 1 } }),
+      ev(user, { $set: { x: 'user' } }),
+      ev(user, { $anon_distinct_id: anon, $set: { z: 1 } }, '$identify'),
+    );
     const merged = await read.personOf(user);
     expect(merged).toMatchObject({ distinct_ids: [anon, user], properties: { x: 'user', y: 1, z: 1 }, is_identified: true });
     expect(new Set((await read.events(`?person_id=${merged.uuid}`)).results.map((e: any) => e.distinct_id))).toEqual(new Set([anon, user]));
@@ -108,7 +127,11 @@ describe('$identify, $create_alias, $merge_dangerously (§3.3; §8, 11–13)', (
     const anonPerson = await read.personOf(anon);
     await send(ev(user, { $set: { x: 'user' } }), ev(user, { $anon_distinct_id: anon }, '$identify'), ev(anon, {}, 'after'));
     const merged = await read.personOf(anon);
-    expect(merged).toMatchObject({ distinct_ids: [anon, user], properties: { x: 'user', y: 1 }, created_at: '2024-01-01T00:00:00.000000Z' });
+    expect(merged).toMatchObject({
+      distinct_ids: [anon, user],
+      properties: { x: 'user', y: 1 },
+      created_at: '2024-01-01T00:00:00.000000Z',
+    });
     expect(merged.id).not.toBe(anonPerson.id);
     expect((await read.events(`?person_id=${merged.uuid}`)).count).toBe(4);
   });
@@ -124,7 +147,10 @@ describe('$identify, $create_alias, $merge_dangerously (§3.3; §8, 11–13)', (
 
   it('refuses to merge two identified persons unless dangerously (12)', async () => {
     const [a, b, a0, b0] = [uniqueId('a'), uniqueId('b'), uniqueId('a0'), uniqueId('b0')];
-    await send(ev(a, { $anon_distinct_id: a0, $set: { who: 'a' } }, '$identify'), ev(b, { $anon_distinct_id: b0, $set: { who: 'b', only: 'b' } }, '$identify'));
+    await send(
+      ev(a, { $anon_distinct_id: a0, $set: { who: 'a' } }, '$identify'),
+      ev(b, { $anon_distinct_id: b0, $set: { who: 'b', only: 'b' } }, '$identify'),
+    );
     await send(ev(a, { $anon_distinct_id: b }, '$identify'));
     const [pa, pb] = [await read.personOf(a), await read.personOf(b)];
     expect(pa.id).not.toBe(pb.id);
@@ -164,7 +190,9 @@ describe('personless events and concurrency (§3.4, §5; §8, 14 and 17)', () =>
   it('creates exactly one person for 20 concurrent requests from a new id (17)', async () => {
     const race = uniqueId('race');
     const responses = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => capture(app, '/batch/', { api_key: world.project.apiToken, batch: [ev(race, { $set: { [`k${i}`]: i } })] })),
+      Array.from({ length: 20 }, (_, i) =>
+        capture(app, '/batch/', { api_key: world.project.apiToken, batch: [ev(race, { $set: { [`k${i}`]: i } })] }),
+      ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
     const persons = await read.persons(`?distinct_id=${race}`);
@@ -178,7 +206,10 @@ describe('personless events and concurrency (§3.4, §5; §8, 14 and 17)', () =>
     const user = uniqueId('user');
     const responses = await Promise.all(
       anon.map((a, i) =>
-        capture(app, '/batch/', { api_key: world.project.apiToken, batch: [ev(a, { $set: { [`a${i}`]: i } }), ev(user, { $anon_distinct_id: a }, '$identify')] }),
+        capture(app, '/batch/', {
+          api_key: world.project.apiToken,
+          batch: [ev(a, { $set: { [`a${i}`]: i } }), ev(user, { $anon_distinct_id: a }, '$identify')],
+        }),
       ),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(8).fill(200));

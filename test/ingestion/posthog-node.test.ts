@@ -26,7 +26,12 @@ it('stores what the real posthog-node sends: persons, groups, exposures (20)', a
       key: 'exp-flag',
       filters: {
         groups: [{ properties: [], rollout_percentage: 100 }],
-        multivariate: { variants: [{ key: 'control', rollout_percentage: 0 }, { key: 'test', rollout_percentage: 100 }] },
+        multivariate: {
+          variants: [
+            { key: 'control', rollout_percentage: 0 },
+            { key: 'test', rollout_percentage: 100 },
+          ],
+        },
       },
     },
   });
@@ -81,7 +86,9 @@ it('stores what the real posthog-node sends: persons, groups, exposures (20)', a
   const [ping] = (await read.events('?event=anonymous%20ping')).results;
   expect(ping.person_id).toBeNull();
 
-  expect(await read.get('groups_types/')).toEqual([{ group_type: 'organization', group_type_index: 0, name_singular: null, name_plural: null }]);
+  expect(await read.get('groups_types/')).toEqual([
+    { group_type: 'organization', group_type_index: 0, name_singular: null, name_plural: null },
+  ]);
   const groups = await read.get('groups/?group_type_index=0');
   expect(groups.results).toEqual([expect.objectContaining({ group_key: 'org-1', group_properties: { name: 'Acme' } })]);
 });

@@ -28,7 +28,12 @@ describe('groups (ingestion.md §4; §8, 15–16)', () => {
     await send({ event: 'y', distinct_id: d, properties: { $groups: { t3: 3, t4: 'k4', t5: 'k5', t6: 'k6', bad: { no: 1 } } } });
     const types = await read.get('groups_types/');
     expect(types).toEqual(
-      ['organization', 'company', 't3', 't4', 't5'].map((group_type, group_type_index) => ({ group_type, group_type_index, name_singular: null, name_plural: null })),
+      ['organization', 'company', 't3', 't4', 't5'].map((group_type, group_type_index) => ({
+        group_type,
+        group_type_index,
+        name_singular: null,
+        name_plural: null,
+      })),
     );
     const [second] = (await read.events(`?distinct_id=${d}&event=y`)).results;
     expect(second.properties).toMatchObject({ $group_2: '3', $group_3: 'k4', $group_4: 'k5' });
@@ -37,22 +42,50 @@ describe('groups (ingestion.md §4; §8, 15–16)', () => {
 
   it('upserts groups from $groupidentify and creates no person (16)', async () => {
     const { send, read } = await freshProject();
-    await send({ event: '$groupidentify', distinct_id: '$organization_o1', properties: { $group_type: 'organization', $group_key: 'o1', $group_set: { name: 'A', n: 1 } }, timestamp: '2024-05-01T00:00:00Z' });
-    await send({ event: '$groupidentify', distinct_id: '$organization_o1', properties: { $group_type: 'organization', $group_key: 'o1', $group_set: { name: 'B' } } });
+    await send({
+      event: '$groupidentify',
+      distinct_id: '$organization_o1',
+      properties: { $group_type: 'organization', $group_key: 'o1', $group_set: { name: 'A', n: 1 } },
+      timestamp: '2024-05-01T00:00:00Z',
+    });
+    await send({
+      event: '$groupidentify',
+      distinct_id: '$organization_o1',
+      properties: { $group_type: 'organization', $group_key: 'o1', $group_set: { name: 'B' } },
+    });
     await send(
-      { event: '$groupidentify', distinct_id: '$organization_o2', properties: { $group_type: 'organization', $group_key: 'o2', $group_set: 'nope' } },
-      { event: '$groupidentify', distinct_id: '$organization_o2', properties: { $group_type: 'organization', $group_key: 'o2', $group_set: { a: 1 } } },
-      { event: '$groupidentify', distinct_id: '$organization_o2', properties: { $group_type: 'organization', $group_key: 'o2', $group_set: { b: 2 } } },
+      {
+        event: '$groupidentify',
+        distinct_id: '$organization_o2',
+        properties: { $group_type: 'organization', $group_key: 'o2', $group_set: 'nope' },
+      },
+      {
+        event: '$groupidentify',
+        distinct_id: '$organization_o2',
+        properties: { $group_type: 'organization', $group_key: 'o2', $group_set: { a: 1 } },
+      },
+      {
+        event: '$groupidentify',
+        distinct_id: '$organization_o2',
+        properties: { $group_type: 'organization', $group_key: 'o2', $group_set: { b: 2 } },
+      },
       { event: '$groupidentify', distinct_id: 'whoever', properties: { $group_type: 'organization', $group_key: { bad: 1 } } },
     );
     const groups = await read.get('groups/?group_type_index=0');
     expect(groups.count).toBe(2);
-    expect(groups.results[1]).toEqual({ group_type_index: 0, group_key: 'o1', group_properties: { name: 'B', n: 1 }, created_at: '2024-05-01T00:00:00.000000Z' });
+    expect(groups.results[1]).toEqual({
+      group_type_index: 0,
+      group_key: 'o1',
+      group_properties: { name: 'B', n: 1 },
+      created_at: '2024-05-01T00:00:00.000000Z',
+    });
     expect(groups.results[0]).toMatchObject({ group_key: 'o2', group_properties: { a: 1, b: 2 } });
     expect((await read.persons()).count).toBe(0);
     expect((await read.events('?event=$groupidentify')).count).toBe(6);
     expect((await read.get('groups/?group_type_index=0&search=O1')).results.map((g: any) => g.group_key)).toEqual(['o1']);
-    expect((await read.get(`groups/?group_type_index=0&search=${encodeURIComponent('"b": 2')}`)).results.map((g: any) => g.group_key)).toEqual(['o2']);
+    expect(
+      (await read.get(`groups/?group_type_index=0&search=${encodeURIComponent('"b": 2')}`)).results.map((g: any) => g.group_key),
+    ).toEqual(['o2']);
   });
 });
 
@@ -60,9 +93,17 @@ describe('read endpoints (§6; §8, 19)', () => {
   it('checks scopes, requires group_type_index and paginates (19)', async () => {
     const { world, send, read } = await freshProject();
     const d = uniqueId();
-    await send(...Array.from({ length: 3 }, (_, i) => ({ event: 'purchase', distinct_id: d, properties: { i } })), { event: 'other', distinct_id: d });
+    await send(...Array.from({ length: 3 }, (_, i) => ({ event: 'purchase', distinct_id: d, properties: { i } })), {
+      event: 'other',
+      distinct_id: d,
+    });
     const narrow = await app.factories.key(world.owner.user, { scopes: ['feature_flag:read'] });
-    for (const [path, scope] of [['persons/', 'person:read'], ['events/', 'query:read'], ['groups/?group_type_index=0', 'group:read'], ['groups_types/', 'group:read']]) {
+    for (const [path, scope] of [
+      ['persons/', 'person:read'],
+      ['events/', 'query:read'],
+      ['groups/?group_type_index=0', 'group:read'],
+      ['groups_types/', 'group:read'],
+    ]) {
       const res = await app.request(`${read.base}/${path}`, { key: narrow });
       expect(res.status).toBe(403);
       expect(res.body.detail).toBe(`API key missing required scope '${scope}'`);
@@ -115,7 +156,11 @@ describe('read endpoints (§6; §8, 19)', () => {
     expect((await read.events('?after=2024-01-01T00:00:00Z&before=2024-01-03')).results.map((e: any) => e.event)).toEqual(['b']);
     const person = await read.personOf(d1);
     expect((await read.events(`?person_id=${person.uuid.toUpperCase()}`)).count).toBe(2);
-    for (const [query, attr] of [['?after=yesterday', 'after'], ['?before=2024-13-01', 'before'], ['?person_id=nope', 'person_id']]) {
+    for (const [query, attr] of [
+      ['?after=yesterday', 'after'],
+      ['?before=2024-13-01', 'before'],
+      ['?person_id=nope', 'person_id'],
+    ]) {
       const res = await app.request(`${read.base}/events/${query}`, { key: world.owner.key });
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ type: 'validation_error', code: 'invalid_input', attr });
@@ -144,7 +189,11 @@ describe('read endpoints (§6; §8, 19)', () => {
     const { world, send } = await freshProject();
     const d = uniqueId();
     await send({ event: '$pageview', distinct_id: d, properties: { $set: { email: 'g@example.com' }, $groups: { org: 'o' } } });
-    await send({ event: '$groupidentify', distinct_id: '$org_o', properties: { $group_type: 'org', $group_key: 'o', $group_set: { name: 'O' } } });
+    await send({
+      event: '$groupidentify',
+      distinct_id: '$org_o',
+      properties: { $group_type: 'org', $group_key: 'o', $group_set: { name: 'O' } },
+    });
     const res = await app.graphql(
       `query($p: ID!, $d: String) {
         persons(projectId: $p, distinctId: $d) { count results { id uuid name distinctIds properties isIdentified } }
@@ -157,17 +206,38 @@ describe('read endpoints (§6; §8, 19)', () => {
     );
     expect(res.body.errors).toBeUndefined();
     const { persons, events, groupTypes, groups } = res.body.data;
-    expect(persons.results[0]).toMatchObject({ name: 'g@example.com', distinctIds: [d], properties: { email: 'g@example.com' }, isIdentified: false });
-    expect(events.results[0]).toMatchObject({ event: '$pageview', distinctId: d, personId: persons.results[0].uuid, properties: { $group_0: 'o' } });
+    expect(persons.results[0]).toMatchObject({
+      name: 'g@example.com',
+      distinctIds: [d],
+      properties: { email: 'g@example.com' },
+      isIdentified: false,
+    });
+    expect(events.results[0]).toMatchObject({
+      event: '$pageview',
+      distinctId: d,
+      personId: persons.results[0].uuid,
+      properties: { $group_0: 'o' },
+    });
     expect(groupTypes).toEqual([{ groupType: 'org', groupTypeIndex: 0 }]);
     expect(groups.results).toEqual([{ groupKey: 'o', groupProperties: { name: 'O' } }]);
-    const person = await app.graphql(`query($p: ID!, $id: String!) { person(projectId: $p, id: $id) { uuid } }`, { p: String(world.project.id), id: String(persons.results[0].id) }, world.owner.key);
+    const person = await app.graphql(
+      `query($p: ID!, $id: String!) { person(projectId: $p, id: $id) { uuid } }`,
+      { p: String(world.project.id), id: String(persons.results[0].id) },
+      world.owner.key,
+    );
     expect(person.body.data.person.uuid).toBe(persons.results[0].uuid);
-    const missing = await app.graphql(`query($p: ID!) { groups(projectId: $p) { count } }`, { p: String(world.project.id) }, world.owner.key);
+    const missing = await app.graphql(
+      `query($p: ID!) { groups(projectId: $p) { count } }`,
+      { p: String(world.project.id) },
+      world.owner.key,
+    );
     expect(missing.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', attr: 'group_type_index' } });
     const narrow = await app.factories.key(world.owner.user, { scopes: ['person:read'] });
     const forbidden = await app.graphql(`query($p: ID!) { events(projectId: $p) { count } }`, { p: String(world.project.id) }, narrow);
-    expect(forbidden.body.errors?.[0]).toMatchObject({ message: "API key missing required scope 'query:read'", extensions: { code: 'FORBIDDEN' } });
+    expect(forbidden.body.errors?.[0]).toMatchObject({
+      message: "API key missing required scope 'query:read'",
+      extensions: { code: 'FORBIDDEN' },
+    });
   });
 
   it('loads a page of persons with a fixed number of statements', async () => {

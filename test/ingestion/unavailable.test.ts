@@ -19,7 +19,12 @@ it('answers 503 when the database cannot be reached', async () => {
       body: JSON.stringify({ api_key: 'phc_whatever', batch: [{ event: 'x', distinct_id: 'd' }] }),
     });
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ type: 'server_error', code: 'server_error', detail: 'Unable to store events. Please try again.', attr: null });
+    expect(await res.json()).toEqual({
+      type: 'server_error',
+      code: 'server_error',
+      detail: 'Unable to store events. Please try again.',
+      attr: null,
+    });
   } finally {
     await new Promise((resolve) => server.close(resolve));
     await stop();

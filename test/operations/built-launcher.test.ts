@@ -17,7 +17,8 @@ function project() {
   return root;
 }
 
-const launch = (root: string) => spawnSync(process.execPath, [path.join(root, 'scripts/built.js'), 'dist/main.js', '--flag'], { encoding: 'utf8' });
+const launch = (root: string) =>
+  spawnSync(process.execPath, [path.join(root, 'scripts/built.js'), 'dist/main.js', '--flag'], { encoding: 'utf8' });
 
 function build(root: string) {
   mkdirSync(path.join(root, 'dist'), { recursive: true });

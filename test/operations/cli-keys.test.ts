@@ -82,7 +82,9 @@ afterAll(async () => {
 describe('key:list', () => {
   it("prints the user's keys newest first, masked, with their limits, never the key or its digest", async () => {
     const email = world.owner.user.email;
-    const made = json(await cli(['key:create', '--email', email, '--scopes', 'feature_flag:read', '--projects', String(world.project.id), '--label', 'ci']));
+    const made = json(
+      await cli(['key:create', '--email', email, '--scopes', 'feature_flag:read', '--projects', String(world.project.id), '--label', 'ci']),
+    );
     const listed = json(await cli(['key:list', '--email', email.toUpperCase()]));
     expect(listed.user).toEqual({ id: world.owner.user.id, uuid: world.owner.user.uuid, distinct_id: world.owner.user.distinctId, email });
     expect(listed.keys).toHaveLength(2);
@@ -101,7 +103,9 @@ describe('key:list', () => {
     // The same keys, fields and values as the API's list (which adds `value: null` and `user_id`).
     const rest = await app.request('/api/personal_api_keys/', { key: world.owner.key });
     expect(rest.body.map(({ value: _value, user_id: _user, ...key }: Record<string, unknown>) => key)).toEqual(
-      listed.keys.map((key: Record<string, unknown>) => (key.id === rest.body[1].id ? { ...key, last_used_at: rest.body[1].last_used_at } : key)),
+      listed.keys.map((key: Record<string, unknown>) =>
+        key.id === rest.body[1].id ? { ...key, last_used_at: rest.body[1].last_used_at } : key,
+      ),
     );
     for (const secret of [made.personal_api_key, world.owner.key, 'sha256$']) expect(JSON.stringify(listed)).not.toContain(secret);
   });
@@ -122,7 +126,10 @@ describe('key:revoke', () => {
 
     const first = json(await cli(['key:revoke', '--key', keys[0]]));
     expect(first).toEqual({
-      revoked: expect.objectContaining({ mask_value: `phx_...${keys[0].slice(-4)}`, user: expect.objectContaining({ email: member.user.email }) }),
+      revoked: expect.objectContaining({
+        mask_value: `phx_...${keys[0].slice(-4)}`,
+        user: expect.objectContaining({ email: member.user.email }),
+      }),
     });
     const second = json(await cli(['key:revoke', '--key', '-'], `${keys[1]}\n`));
     expect(second.revoked.mask_value).toBe(`phx_...${keys[1].slice(-4)}`);
@@ -162,7 +169,8 @@ describe('--help', () => {
       const run = await cli(args);
       expect(run.code).toBe(0);
       expect(run.stderr).toBe('');
-      for (const command of ['bootstrap', 'user:create', 'key:create', 'key:list', 'key:revoke', 'project:create']) expect(run.stdout).toContain(command);
+      for (const command of ['bootstrap', 'user:create', 'key:create', 'key:list', 'key:revoke', 'project:create'])
+        expect(run.stdout).toContain(command);
     }
     const unknown = await cli(['nonsense']);
     expect(unknown.code).toBe(1);

@@ -11,7 +11,8 @@ let flagId: number;
 
 const err = (type: string, code: string, detail: string, attr: string | null = null) => ({ type, code, detail, attr });
 const NOT_AUTHENTICATED = err('authentication_error', 'not_authenticated', 'Authentication credentials were not provided.');
-const invalidKey = (where: string) => err('authentication_error', 'authentication_failed', `Personal API key found in request ${where} is invalid.`);
+const invalidKey = (where: string) =>
+  err('authentication_error', 'authentication_failed', `Personal API key found in request ${where} is invalid.`);
 const forbidden = (detail: string) => err('authentication_error', 'permission_denied', detail);
 const PROJECT_NOT_FOUND = err('invalid_request', 'not_found', 'Project not found.');
 const NOT_FOUND = err('invalid_request', 'not_found', 'Not found.');
@@ -133,15 +134,22 @@ describe('credentials (§2.1, §2.2, acceptance 1)', () => {
 });
 
 describe('projects in the path (§1.1, acceptance 2)', () => {
-  it.each(['999999', 'abc', '0', '-1', '99999999999', '1.0', '@other'])('answers project "%s" with 404 Project not found.', async (project) => {
-    for (const method of ['GET', 'POST']) {
-      const res = await app.request(`/api/projects/${project}/feature_flags`, { method, key: world.owner.key, body: method === 'POST' ? { key: 'x' } : undefined });
-      expect([method, res.status, res.body]).toEqual([method, 404, PROJECT_NOT_FOUND]);
-    }
-    const one = await get(`/api/projects/${project}/feature_flags/${flagId}`, { key: world.owner.key });
-    expect(one.status).toBe(404);
-    expect(one.body).toEqual(PROJECT_NOT_FOUND);
-  });
+  it.each(['999999', 'abc', '0', '-1', '99999999999', '1.0', '@other'])(
+    'answers project "%s" with 404 Project not found.',
+    async (project) => {
+      for (const method of ['GET', 'POST']) {
+        const res = await app.request(`/api/projects/${project}/feature_flags`, {
+          method,
+          key: world.owner.key,
+          body: method === 'POST' ? { key: 'x' } : undefined,
+        });
+        expect([method, res.status, res.body]).toEqual([method, 404, PROJECT_NOT_FOUND]);
+      }
+      const one = await get(`/api/projects/${project}/feature_flags/${flagId}`, { key: world.owner.key });
+      expect(one.status).toBe(404);
+      expect(one.body).toEqual(PROJECT_NOT_FOUND);
+    },
+  );
 
   it('resolves @current to the project the user was first given', async () => {
     const res = await get('/api/projects/@current/feature_flags', { key: world.owner.key });
@@ -170,7 +178,11 @@ describe('access (§2.3, acceptance 3)', () => {
       ['PUT', `${flags}/${flagId}`],
       ['DELETE', `${flags}/${flagId}`],
     ]) {
-      const res = await app.request(path, { method, key: outsider.key, body: method === 'GET' || method === 'DELETE' ? undefined : { key: 'x' } });
+      const res = await app.request(path, {
+        method,
+        key: outsider.key,
+        body: method === 'GET' || method === 'DELETE' ? undefined : { key: 'x' },
+      });
       expect([method, res.status, res.body]).toEqual([method, 403, forbidden("You don't have access to the project.")]);
     }
     const unchanged = await get(`${flags}/${flagId}`, { key: world.owner.key });
@@ -182,7 +194,11 @@ describe('access (§2.3, acceptance 3)', () => {
     const otherFlag = (await post(`/api/projects/${other.id}/feature_flags`, world.owner.key, { key: 'elsewhere' })).body;
     expect(otherFlag.id).toEqual(expect.any(Number));
     for (const method of ['GET', 'PATCH', 'PUT']) {
-      const res = await app.request(`${flags}/${otherFlag.id}`, { method, key: world.owner.key, body: method === 'GET' ? undefined : { key: 'moved', name: 'x' } });
+      const res = await app.request(`${flags}/${otherFlag.id}`, {
+        method,
+        key: world.owner.key,
+        body: method === 'GET' ? undefined : { key: 'moved', name: 'x' },
+      });
       expect([method, res.status, res.body]).toEqual([method, 404, NOT_FOUND]);
     }
     const list = await get(flags, { key: world.owner.key });
@@ -213,7 +229,11 @@ describe('scopes (§2.4, acceptance 4 and 28)', () => {
       ['DELETE', `${flags}/${flagId}`],
       ['DELETE', `${flags}/999999`],
     ]) {
-      const res = await app.request(path, { method, key: reader.key, body: method === 'DELETE' ? undefined : { key: 'read-only-write', name: 'x' } });
+      const res = await app.request(path, {
+        method,
+        key: reader.key,
+        body: method === 'DELETE' ? undefined : { key: 'read-only-write', name: 'x' },
+      });
       expect([method, path, res.status, res.body]).toEqual([method, path, 403, missing('feature_flag:write')]);
     }
     const list = await get(flags, { key: world.owner.key });
@@ -293,7 +313,10 @@ describe('keys limited to projects and organizations (§2.3, acceptance 5)', () 
 
   it('checks the key limits before the scope', async () => {
     const other = await app.factories.project(world.organization);
-    const member = await app.factories.member(world.organization, 'member', { projects: [world.project.id], scopes: ['feature_flag:read'] });
+    const member = await app.factories.member(world.organization, 'member', {
+      projects: [world.project.id],
+      scopes: ['feature_flag:read'],
+    });
     const res = await post(`/api/projects/${other.id}/feature_flags`, member.key, { key: 'x' });
     expect(res.body).toEqual(forbidden(`API key does not have access to the requested project: ID ${other.id}.`));
   });

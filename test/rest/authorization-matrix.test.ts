@@ -64,7 +64,8 @@ const listedFlagIds: number[] = [];
 
 let probe = 0;
 /** A role nobody is in, so granting it changes nobody's rights. */
-const probeRole = (seat: Seat) => steps.createRole(seat.world.organization, seat.admin.key, { name: `Probe ${++probe}`, feature_flags_access_level: 21 });
+const probeRole = (seat: Seat) =>
+  steps.createRole(seat.world.organization, seat.admin.key, { name: `Probe ${++probe}`, feature_flags_access_level: 21 });
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -133,36 +134,39 @@ describe('authorization matrix for one flag (§2.5, §5.4)', () => {
     expect(MATRIX.map(([caller]) => caller).sort()).toEqual([...seats.keys()].sort());
   });
 
-  it.each(MATRIX)('%s: GET %i, PATCH %i, POST role_access %i, DELETE role_access %i, can_edit %s', async (caller, get, patch, post, del, canEdit) => {
-    const seat = seats.get(caller)!;
-    const paths = flagPaths(seat.world.project.id);
-    const answers: Record<string, unknown> = {};
+  it.each(MATRIX)(
+    '%s: GET %i, PATCH %i, POST role_access %i, DELETE role_access %i, can_edit %s',
+    async (caller, get, patch, post, del, canEdit) => {
+      const seat = seats.get(caller)!;
+      const paths = flagPaths(seat.world.project.id);
+      const answers: Record<string, unknown> = {};
 
-    const read = await app.request(paths.flag(seat.flagId), { key: seat.key });
-    answers.get = read.status;
-    answers.can_edit = read.status === 200 ? read.body.can_edit : null;
-    if (read.status === 403) expect(read.body).toEqual(refusal(caller, 'get'));
+      const read = await app.request(paths.flag(seat.flagId), { key: seat.key });
+      answers.get = read.status;
+      answers.can_edit = read.status === 200 ? read.body.can_edit : null;
+      if (read.status === 403) expect(read.body).toEqual(refusal(caller, 'get'));
 
-    const write = await app.request(paths.flag(seat.flagId), { method: 'PATCH', key: seat.key, body: { name: `edited by ${caller}` } });
-    answers.patch = write.status;
-    if (write.status === 403) expect(write.body).toEqual(refusal(caller, 'patch'));
-    if (write.status === 200) expect(write.body).toMatchObject({ name: `edited by ${caller}`, can_edit: true });
+      const write = await app.request(paths.flag(seat.flagId), { method: 'PATCH', key: seat.key, body: { name: `edited by ${caller}` } });
+      answers.patch = write.status;
+      if (write.status === 403) expect(write.body).toEqual(refusal(caller, 'patch'));
+      if (write.status === 200) expect(write.body).toMatchObject({ name: `edited by ${caller}`, can_edit: true });
 
-    const role = await probeRole(seat);
-    const granted = await app.request(paths.roleAccesses(seat.flagId), { method: 'POST', key: seat.key, body: { role_id: role.id } });
-    answers.post = granted.status;
-    if (granted.status === 403) expect(granted.body).toEqual(refusal(caller, 'roles'));
-    if (granted.status === 201) expect(granted.body.role.id).toBe(role.id);
+      const role = await probeRole(seat);
+      const granted = await app.request(paths.roleAccesses(seat.flagId), { method: 'POST', key: seat.key, body: { role_id: role.id } });
+      answers.post = granted.status;
+      if (granted.status === 403) expect(granted.body).toEqual(refusal(caller, 'roles'));
+      if (granted.status === 201) expect(granted.body.role.id).toBe(role.id);
 
-    const record = await steps.grant(seat.world.project.id, seat.admin.key, seat.flagId, (await probeRole(seat)).id);
-    const revoked = await app.request(paths.roleAccess(seat.flagId, record.id), { method: 'DELETE', key: seat.key });
-    answers.delete = revoked.status;
-    if (revoked.status === 403) expect(revoked.body).toEqual(refusal(caller, 'roles'));
-    const stillThere = await app.request(paths.roleAccess(seat.flagId, record.id), { key: seat.admin.key });
-    expect(stillThere.status).toBe(revoked.status === 204 ? 404 : 200);
+      const record = await steps.grant(seat.world.project.id, seat.admin.key, seat.flagId, (await probeRole(seat)).id);
+      const revoked = await app.request(paths.roleAccess(seat.flagId, record.id), { method: 'DELETE', key: seat.key });
+      answers.delete = revoked.status;
+      if (revoked.status === 403) expect(revoked.body).toEqual(refusal(caller, 'roles'));
+      const stillThere = await app.request(paths.roleAccess(seat.flagId, record.id), { key: seat.admin.key });
+      expect(stillThere.status).toBe(revoked.status === 204 ? 404 : 200);
 
-    expect(answers).toEqual({ get, patch, post, delete: del, can_edit: canEdit });
-  });
+      expect(answers).toEqual({ get, patch, post, delete: del, can_edit: canEdit });
+    },
+  );
 
   it('shows can_edit the same in the list as in retrieve, for every caller of organization R', async () => {
     const paths = flagPaths(restricted.project.id);
@@ -195,7 +199,12 @@ describe('authorization matrix for one flag (§2.5, §5.4)', () => {
   it('shows can_edit the same over GraphQL', async () => {
     const query = /* GraphQL */ `
       query Flags($projectId: ID!) {
-        featureFlags(projectId: $projectId, limit: 1000) { results { id canEdit } }
+        featureFlags(projectId: $projectId, limit: 1000) {
+          results {
+            id
+            canEdit
+          }
+        }
       }
     `;
     for (const [caller, seat] of seats) {

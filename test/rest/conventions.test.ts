@@ -156,11 +156,17 @@ describe('paths (§1.1)', () => {
   it('answers every flag route with and without the trailing slash, without redirecting', async () => {
     const id = flagIds[0];
     for (const slash of ['', '/']) {
-      const created = await app.request(`${flags}${slash}`, { method: 'POST', key: world.owner.key, body: { key: `slash${slash ? '-yes' : '-no'}` } });
+      const created = await app.request(`${flags}${slash}`, {
+        method: 'POST',
+        key: world.owner.key,
+        body: { key: `slash${slash ? '-yes' : '-no'}` },
+      });
       expect(created.status).toBe(201);
       expect((await app.request(`${flags}/${id}${slash}`, { key: world.owner.key })).status).toBe(200);
       expect((await app.request(`${flags}/${id}${slash}`, { method: 'PATCH', key: world.owner.key, body: {} })).status).toBe(200);
-      expect((await app.request(`${flags}/${id}${slash}`, { method: 'PUT', key: world.owner.key, body: { key: 'first' } })).status).toBe(200);
+      expect((await app.request(`${flags}/${id}${slash}`, { method: 'PUT', key: world.owner.key, body: { key: 'first' } })).status).toBe(
+        200,
+      );
       expect((await app.request(`${flags}/${id}${slash}`, { method: 'DELETE', key: world.owner.key })).status).toBe(405);
       await app.request(`${flags}/${created.body.id}`, { method: 'PATCH', key: world.owner.key, body: { deleted: true } });
     }
@@ -170,7 +176,11 @@ describe('paths (§1.1)', () => {
     'answers flag id "%s" with 404 Not found. on every method',
     async (id) => {
       for (const method of ['GET', 'PATCH', 'PUT']) {
-        const res = await app.request(`${flags}/${id}`, { method, key: world.owner.key, body: method === 'GET' ? undefined : { key: 'x' } });
+        const res = await app.request(`${flags}/${id}`, {
+          method,
+          key: world.owner.key,
+          body: method === 'GET' ? undefined : { key: 'x' },
+        });
         expect([method, res.status, res.body]).toEqual([method, 404, NOT_FOUND]);
       }
     },
@@ -235,11 +245,14 @@ describe('encoding (§1.2)', () => {
     expect(res.body).toEqual(err('validation_error', 'invalid_input', `Invalid data. Expected a dictionary, but got ${typeName}.`));
   });
 
-  it.each(['{bad', '{"key": "x",}', "{'key': 'x'}", '{"key": "x"} trailing'])('answers malformed JSON %s with parse_error', async (body) => {
-    const res = await app.request(flags, { method: 'POST', key: world.owner.key, body });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(PARSE_ERROR);
-  });
+  it.each(['{bad', '{"key": "x",}', "{'key': 'x'}", '{"key": "x"} trailing'])(
+    'answers malformed JSON %s with parse_error',
+    async (body) => {
+      const res = await app.request(flags, { method: 'POST', key: world.owner.key, body });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(PARSE_ERROR);
+    },
+  );
 
   it('answers malformed JSON with parse_error on PATCH and PUT too', async () => {
     for (const method of ['PATCH', 'PUT']) {
@@ -264,7 +277,12 @@ describe('encoding (§1.2)', () => {
   it('ignores a body sent with GET', async () => {
     const res = await raw('GET', flags, { authorization: `Bearer ${world.owner.key}`, 'content-type': 'application/json' }, '{bad');
     expect(res.status).toBe(200);
-    const one = await raw('GET', `${flags}/${flagIds[0]}`, { authorization: `Bearer ${world.owner.key}`, 'content-type': 'text/plain' }, 'hello');
+    const one = await raw(
+      'GET',
+      `${flags}/${flagIds[0]}`,
+      { authorization: `Bearer ${world.owner.key}`, 'content-type': 'text/plain' },
+      'hello',
+    );
     expect(one.status).toBe(200);
   });
 
@@ -274,7 +292,12 @@ describe('encoding (§1.2)', () => {
     ['application/xml', 'application/xml'],
     ['multipart/form-data; boundary=x', 'multipart/form-data'],
   ])('answers a %s body with 415 (acceptance 9)', async (contentType, shown) => {
-    const res = await app.request(flags, { method: 'POST', key: world.owner.key, body: '{"key":"x"}', headers: { 'content-type': contentType } });
+    const res = await app.request(flags, {
+      method: 'POST',
+      key: world.owner.key,
+      body: '{"key":"x"}',
+      headers: { 'content-type': contentType },
+    });
     expect(res.status).toBe(415);
     expect(res.body).toEqual(err('invalid_request', 'unsupported_media_type', `Unsupported media type "${shown}" in request.`));
   });
@@ -285,7 +308,12 @@ describe('encoding (§1.2)', () => {
   });
 
   it('regression: an empty JSON body was read as the text "" ("got str") instead of no body', async () => {
-    const empty = await app.request(flags, { method: 'POST', key: world.owner.key, body: '', headers: { 'content-type': 'application/json' } });
+    const empty = await app.request(flags, {
+      method: 'POST',
+      key: world.owner.key,
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.status).toBe(400);
     expect(empty.body).toEqual(err('validation_error', 'required', 'This field is required.', 'key'));
   });
@@ -347,10 +375,18 @@ describe('encoding (§1.2)', () => {
       expect(res.body).toEqual(PARSE_ERROR);
     }
     // 1000 levels, the body object included, as Python's parser allows; one more is refused.
-    const deepest = await app.request(flags, { method: 'POST', key: world.owner.key, body: `{"key":"nested-ok","rollback_conditions":${deep(999)}}` });
+    const deepest = await app.request(flags, {
+      method: 'POST',
+      key: world.owner.key,
+      body: `{"key":"nested-ok","rollback_conditions":${deep(999)}}`,
+    });
     expect(deepest.status).toBe(201);
     expect(JSON.stringify(deepest.body.rollback_conditions)).toBe(deep(999));
-    const tooDeep = await app.request(flags, { method: 'POST', key: world.owner.key, body: `{"key":"nested-no","rollback_conditions":${deep(1000)}}` });
+    const tooDeep = await app.request(flags, {
+      method: 'POST',
+      key: world.owner.key,
+      body: `{"key":"nested-no","rollback_conditions":${deep(1000)}}`,
+    });
     expect(tooDeep.body).toEqual(PARSE_ERROR);
   });
 });

@@ -1,8 +1,22 @@
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
-const F = { events: [{ order: 0, id: '$pageview' }, { order: 1, id: '$pageleave' }], properties: [] };
-const D = { name: 'Test Experiment', description: '', start_date: null, end_date: null, feature_flag_key: 'a-b-tests', parameters: {}, filters: F };
+const F = {
+  events: [
+    { order: 0, id: '$pageview' },
+    { order: 1, id: '$pageleave' },
+  ],
+  properties: [],
+};
+const D = {
+  name: 'Test Experiment',
+  description: '',
+  start_date: null,
+  end_date: null,
+  feature_flag_key: 'a-b-tests',
+  parameters: {},
+  filters: F,
+};
 
 let app: TestApp;
 let world: World;
@@ -18,7 +32,8 @@ afterAll(() => app.close());
 
 const uniqueKey = () => `exp-flag-${++counter}`;
 const post = (body: unknown, key = world.owner.key) => app.request(`${base}/experiments/`, { method: 'POST', key, body });
-const patch = (id: number, body: unknown, key = world.owner.key) => app.request(`${base}/experiments/${id}/`, { method: 'PATCH', key, body });
+const patch = (id: number, body: unknown, key = world.owner.key) =>
+  app.request(`${base}/experiments/${id}/`, { method: 'PATCH', key, body });
 const get = (id: number) => app.request(`${base}/experiments/${id}/`, { key: world.owner.key });
 const flag = (id: number) => app.request(`${base}/feature_flags/${id}/`, { key: world.owner.key });
 const draft = (overrides: Record<string, unknown> = {}) => ({ ...D, feature_flag_key: uniqueKey(), ...overrides });
@@ -33,10 +48,29 @@ describe('creating an experiment', () => {
     const res = await post(D);
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual([
-      'id', 'name', 'description', 'start_date', 'end_date', 'feature_flag_key', 'feature_flag', 'parameters',
-      'secondary_metrics', 'filters', 'archived', 'created_by', 'created_at', 'updated_at',
+      'id',
+      'name',
+      'description',
+      'start_date',
+      'end_date',
+      'feature_flag_key',
+      'feature_flag',
+      'parameters',
+      'secondary_metrics',
+      'filters',
+      'archived',
+      'created_by',
+      'created_at',
+      'updated_at',
     ]);
-    expect(res.body).toMatchObject({ name: 'Test Experiment', archived: false, secondary_metrics: [], parameters: {}, filters: F, start_date: null });
+    expect(res.body).toMatchObject({
+      name: 'Test Experiment',
+      archived: false,
+      secondary_metrics: [],
+      parameters: {},
+      filters: F,
+      start_date: null,
+    });
     expect(res.body.created_by.email).toBe(world.owner.user.email);
     expect(res.body.feature_flag).toEqual({
       id: expect.any(Number),
@@ -78,10 +112,19 @@ describe('creating an experiment', () => {
     expectError(await post(draft({ filters: {} })), 'Filters are required to create an Experiment');
     const { feature_flag_key: _key, ...keyless } = draft();
     expectError(await post(keyless), 'This field is required.', 'feature_flag_key', 'required');
-    expectError(await post(draft({ feature_flag_key: 'a b' })), 'Only letters, numbers, hyphens (-) & underscores (_) are allowed.', 'feature_flag_key', 'invalid_key');
+    expectError(
+      await post(draft({ feature_flag_key: 'a b' })),
+      'Only letters, numbers, hyphens (-) & underscores (_) are allowed.',
+      'feature_flag_key',
+      'invalid_key',
+    );
     expectError(await post(draft({ start_date: '2024-01-02T00:00', end_date: '2024-01-01T00:00' })), 'End date must be after start date');
     expectError(await post(draft({ start_date: '2024-01-02T00:00', end_date: '2024-01-02T00:00' })), 'End date must be after start date');
-    expectError(await post(draft({ start_date: 'soon' })), 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].', 'start_date');
+    expectError(
+      await post(draft({ start_date: 'soon' })),
+      'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+      'start_date',
+    );
     expectError(await post(draft({ parameters: 'x' })), 'parameters must be a JSON object', 'parameters');
     expectError(await post(draft({ secondary_metrics: {} })), 'secondary_metrics must be a list', 'secondary_metrics');
     expectError(await post(draft({ filters: [] })), 'filters must be a JSON object', 'filters');
@@ -91,19 +134,90 @@ describe('creating an experiment', () => {
   });
 
   it('validates variants (acceptance 4, 5)', async () => {
-    const variants = (list: Array<[string, number?]>) => ({ feature_flag_variants: list.map(([key, rollout_percentage]) => ({ key, rollout_percentage })) });
-    expectError(await post(draft({ parameters: variants([['test_0', 34], ['test_1', 33], ['test_2', 33]]) })), 'Feature flag variants must contain a control variant', 'parameters');
-    const many = (n: number) => variants([['control', 100 - (n - 1) * 4], ...Array.from({ length: n - 1 }, (_, i): [string, number] => [`v${i}`, 4])]);
+    const variants = (list: Array<[string, number?]>) => ({
+      feature_flag_variants: list.map(([key, rollout_percentage]) => ({ key, rollout_percentage })),
+    });
+    expectError(
+      await post(
+        draft({
+          parameters: variants([
+            ['test_0', 34],
+            ['test_1', 33],
+            ['test_2', 33],
+          ]),
+        }),
+      ),
+      'Feature flag variants must contain a control variant',
+      'parameters',
+    );
+    const many = (n: number) =>
+      variants([['control', 100 - (n - 1) * 4], ...Array.from({ length: n - 1 }, (_, i): [string, number] => [`v${i}`, 4])]);
     expectError(await post(draft({ parameters: many(21) })), 'Feature flag variants must be less than 21', 'parameters');
     expect((await post(draft({ parameters: many(20) }))).status).toBe(201);
-    expectError(await post(draft({ parameters: { feature_flag_variants: [{ key: 'control', rollout_percentage: 50 }, { rollout_percentage: 50 }] } })), 'Each feature flag variant must have a key', 'parameters');
-    expectError(await post(draft({ parameters: variants([['control', 100]]) })), 'Feature flag variants must contain at least 2 variants', 'parameters');
-    expectError(await post(draft({ parameters: variants([['control', 50], ['control', 50]]) })), 'Feature flag variant keys must be unique', 'parameters');
+    expectError(
+      await post(
+        draft({ parameters: { feature_flag_variants: [{ key: 'control', rollout_percentage: 50 }, { rollout_percentage: 50 }] } }),
+      ),
+      'Each feature flag variant must have a key',
+      'parameters',
+    );
+    expectError(
+      await post(draft({ parameters: variants([['control', 100]]) })),
+      'Feature flag variants must contain at least 2 variants',
+      'parameters',
+    );
+    expectError(
+      await post(
+        draft({
+          parameters: variants([
+            ['control', 50],
+            ['control', 50],
+          ]),
+        }),
+      ),
+      'Feature flag variant keys must be unique',
+      'parameters',
+    );
     expectError(await post(draft({ parameters: { feature_flag_variants: 'x' } })), 'Feature flag variants must be a list', 'parameters');
-    expectError(await post(draft({ parameters: variants([['control', 150], ['test', -50]]) })), 'Invalid variant definitions: Variant rollout percentages must be numbers between 0 and 100.', 'parameters');
-    expectError(await post(draft({ parameters: variants([['control', 33], ['test_1', 33], ['test_2', 33]]) })), 'Invalid variant definitions: Variant rollout percentages must sum to 100.', 'parameters');
-    expectError(await post(draft({ parameters: { aggregation_group_type_index: 7 } })), 'aggregation_group_type_index must be an integer between 0 and 4', 'parameters');
-    const ok = await post(draft({ parameters: variants([['control', 33], ['test_1', 33], ['test_2', 34]]) }));
+    expectError(
+      await post(
+        draft({
+          parameters: variants([
+            ['control', 150],
+            ['test', -50],
+          ]),
+        }),
+      ),
+      'Invalid variant definitions: Variant rollout percentages must be numbers between 0 and 100.',
+      'parameters',
+    );
+    expectError(
+      await post(
+        draft({
+          parameters: variants([
+            ['control', 33],
+            ['test_1', 33],
+            ['test_2', 33],
+          ]),
+        }),
+      ),
+      'Invalid variant definitions: Variant rollout percentages must sum to 100.',
+      'parameters',
+    );
+    expectError(
+      await post(draft({ parameters: { aggregation_group_type_index: 7 } })),
+      'aggregation_group_type_index must be an integer between 0 and 4',
+      'parameters',
+    );
+    const ok = await post(
+      draft({
+        parameters: variants([
+          ['control', 33],
+          ['test_1', 33],
+          ['test_2', 34],
+        ]),
+      }),
+    );
     expect(ok.status).toBe(201);
     expect(ok.body.feature_flag.filters.multivariate.variants.map((v: { key: string }) => v.key)).toEqual(['control', 'test_1', 'test_2']);
   });
@@ -124,16 +238,31 @@ describe('creating an experiment', () => {
 
   it('reuses an eligible flag and refuses an ineligible one (acceptance 8)', async () => {
     const flags = `${base}/feature_flags/`;
-    const variants = (keys: string[]) => ({ groups: [{ rollout_percentage: 100 }], multivariate: { variants: keys.map((key) => ({ key, rollout_percentage: 100 / keys.length })) } });
-    const existing = await app.request(flags, { method: 'POST', key: world.owner.key, body: { key: 'a-b-test', filters: variants(['control', 'test']) } });
+    const variants = (keys: string[]) => ({
+      groups: [{ rollout_percentage: 100 }],
+      multivariate: { variants: keys.map((key) => ({ key, rollout_percentage: 100 / keys.length })) },
+    });
+    const existing = await app.request(flags, {
+      method: 'POST',
+      key: world.owner.key,
+      body: { key: 'a-b-test', filters: variants(['control', 'test']) },
+    });
     const reused = await post(draft({ feature_flag_key: 'a-b-test' }));
     expect(reused.status).toBe(201);
     expect(reused.body.feature_flag.id).toBe(existing.body.id);
     expect((await flag(existing.body.id)).body.experiment_set).toEqual([reused.body.id]);
     await app.request(flags, { method: 'POST', key: world.owner.key, body: { key: 'boolean-one', filters: { groups: [] } } });
-    expectError(await post(draft({ feature_flag_key: 'boolean-one' })), 'Feature flag is not eligible for experiments.', 'feature_flag_key');
+    expectError(
+      await post(draft({ feature_flag_key: 'boolean-one' })),
+      'Feature flag is not eligible for experiments.',
+      'feature_flag_key',
+    );
     await app.request(flags, { method: 'POST', key: world.owner.key, body: { key: 'test-first', filters: variants(['test', 'control']) } });
-    expectError(await post(draft({ feature_flag_key: 'test-first' })), 'Feature flag must have control as the first variant.', 'feature_flag_key');
+    expectError(
+      await post(draft({ feature_flag_key: 'test-first' })),
+      'Feature flag must have control as the first variant.',
+      'feature_flag_key',
+    );
   });
 });
 
@@ -169,13 +298,31 @@ describe('updating an experiment', () => {
 
   it("rewrites a draft's flag variants, and refuses new keys once launched (acceptance 13)", async () => {
     const created = await post(draft());
-    const three = [{ key: 'control', rollout_percentage: 34 }, { key: 'a', rollout_percentage: 33 }, { key: 'b', rollout_percentage: 33 }];
+    const three = [
+      { key: 'control', rollout_percentage: 34 },
+      { key: 'a', rollout_percentage: 33 },
+      { key: 'b', rollout_percentage: 33 },
+    ];
     const res = await patch(created.body.id, { parameters: { feature_flag_variants: three } });
     expect(res.status).toBe(200);
     expect(res.body.feature_flag.filters.multivariate.variants).toEqual(three);
     await patch(created.body.id, { start_date: '2021-12-01T10:23' });
-    expectError(await patch(created.body.id, { parameters: { feature_flag_variants: [three[0], three[1]] } }), "Can't update feature_flag_variants on Experiment");
-    expectError(await patch(created.body.id, { parameters: { feature_flag_variants: [{ key: 'control', rollout_percentage: 50 }, { key: 'test', rollout_percentage: 25 }, { key: 'test2', rollout_percentage: 25 }] } }), "Can't update feature_flag_variants on Experiment");
+    expectError(
+      await patch(created.body.id, { parameters: { feature_flag_variants: [three[0], three[1]] } }),
+      "Can't update feature_flag_variants on Experiment",
+    );
+    expectError(
+      await patch(created.body.id, {
+        parameters: {
+          feature_flag_variants: [
+            { key: 'control', rollout_percentage: 50 },
+            { key: 'test', rollout_percentage: 25 },
+            { key: 'test2', rollout_percentage: 25 },
+          ],
+        },
+      }),
+      "Can't update feature_flag_variants on Experiment",
+    );
     const reweighted = three.map((v, i) => ({ ...v, rollout_percentage: [50, 25, 25][i] }));
     const ok = await patch(created.body.id, { parameters: { feature_flag_variants: reweighted } });
     expect(ok.status).toBe(200);
@@ -214,22 +361,35 @@ describe('deleting, listing, and the linked flag', () => {
   it('keeps the experiment when its flag is soft-deleted, and protects the key while used (acceptance 17, flags 14)', async () => {
     const created = await post(draft({ feature_flag_key: 'kept-flag' }));
     const flagId = created.body.feature_flag.id;
-    expect((await app.request(`${base}/feature_flags/${flagId}`, { method: 'PATCH', key: world.owner.key, body: { deleted: true } })).status).toBe(200);
+    expect(
+      (await app.request(`${base}/feature_flags/${flagId}`, { method: 'PATCH', key: world.owner.key, body: { deleted: true } })).status,
+    ).toBe(200);
     const read = await get(created.body.id);
     expect(read.status).toBe(200);
     expect(read.body.feature_flag.deleted).toBe(true);
     const reuse = await app.request(`${base}/feature_flags`, { method: 'POST', key: world.owner.key, body: { key: 'kept-flag' } });
-    expectError(reuse, 'Feature flag with this key already exists and is used in an experiment. Please delete the experiment before deleting the flag.', null, 'invalid_input');
+    expectError(
+      reuse,
+      'Feature flag with this key already exists and is used in an experiment. Please delete the experiment before deleting the flag.',
+      null,
+      'invalid_input',
+    );
     expect((await flag(flagId)).status).toBe(200);
   });
 
   it('lists newest first with filters, and flags show their experiments (acceptance 18)', async () => {
     const other = await app.factories.world();
     const list = (query = '') => app.request(`/api/projects/${other.project.id}/experiments${query}`, { key: other.owner.key });
-    const create = (body: Record<string, unknown>) => app.request(`/api/projects/${other.project.id}/experiments`, { method: 'POST', key: other.owner.key, body: { ...draft(), ...body } });
+    const create = (body: Record<string, unknown>) =>
+      app.request(`/api/projects/${other.project.id}/experiments`, { method: 'POST', key: other.owner.key, body: { ...draft(), ...body } });
     const draftOne = await create({ name: 'Draft pricing' });
     const running = await create({ name: 'Running checkout', start_date: '2021-12-01T10:23' });
-    const complete = await create({ name: 'Complete onboarding', start_date: '2021-12-01T10:23', end_date: '2021-12-05T10:23', archived: true });
+    const complete = await create({
+      name: 'Complete onboarding',
+      start_date: '2021-12-01T10:23',
+      end_date: '2021-12-05T10:23',
+      archived: true,
+    });
     const all = await list();
     expect(all.body.count).toBe(3);
     expect(all.body.results.map((e: { id: number }) => e.id)).toEqual([complete.body.id, running.body.id, draftOne.body.id]);
@@ -245,8 +405,13 @@ describe('deleting, listing, and the linked flag', () => {
     expect(await ids('?status=bogus&archived=nah')).toHaveLength(3);
     const flags = await app.request(`/api/projects/${other.project.id}/feature_flags?type=experiment`, { key: other.owner.key });
     expect(flags.body.count).toBe(3);
-    expect(flags.body.results.map((f: { experiment_set: number[] }) => f.experiment_set).sort()).toEqual([[complete.body.id], [draftOne.body.id], [running.body.id]].sort());
-    const refused = await app.request(`/api/projects/${other.project.id}/feature_flags/${running.body.feature_flag.id}`, { method: 'DELETE', key: other.owner.key });
+    expect(flags.body.results.map((f: { experiment_set: number[] }) => f.experiment_set).sort()).toEqual(
+      [[complete.body.id], [draftOne.body.id], [running.body.id]].sort(),
+    );
+    const refused = await app.request(`/api/projects/${other.project.id}/feature_flags/${running.body.feature_flag.id}`, {
+      method: 'DELETE',
+      key: other.owner.key,
+    });
     expect(refused.status).toBe(405);
     expect(refused.text).toBe('');
   });
@@ -256,7 +421,9 @@ describe('access (acceptance 28)', () => {
   it('hides other projects, needs a key and the experiment scopes', async () => {
     const created = await post(draft());
     const stranger = await app.factories.world();
-    expect((await app.request(`/api/projects/${stranger.project.id}/experiments/${created.body.id}`, { key: stranger.owner.key })).status).toBe(404);
+    expect(
+      (await app.request(`/api/projects/${stranger.project.id}/experiments/${created.body.id}`, { key: stranger.owner.key })).status,
+    ).toBe(404);
     expect((await app.request(`${base}/experiments/`)).status).toBe(401);
     const reader = await app.factories.member(world.organization, 'member', { scopes: ['experiment:read'] });
     expect((await app.request(`${base}/experiments/`, { key: reader.key })).status).toBe(200);
@@ -269,7 +436,7 @@ describe('access (acceptance 28)', () => {
     expect((await post(draft(), writer.key)).status).toBe(201);
   });
 
-  it("refuses to launch with a reused flag the caller may not edit", async () => {
+  it('refuses to launch with a reused flag the caller may not edit', async () => {
     const admin = world.owner;
     await app.request(`/api/organizations/${world.organization.id}/resource_access/`, {
       method: 'POST',
@@ -280,7 +447,19 @@ describe('access (acceptance 28)', () => {
       const existing = await app.request(`${base}/feature_flags/`, {
         method: 'POST',
         key: admin.key,
-        body: { key: 'guarded-flag', active: false, filters: { groups: [{ rollout_percentage: 100 }], multivariate: { variants: [{ key: 'control', rollout_percentage: 50 }, { key: 'test', rollout_percentage: 50 }] } } },
+        body: {
+          key: 'guarded-flag',
+          active: false,
+          filters: {
+            groups: [{ rollout_percentage: 100 }],
+            multivariate: {
+              variants: [
+                { key: 'control', rollout_percentage: 50 },
+                { key: 'test', rollout_percentage: 50 },
+              ],
+            },
+          },
+        },
       });
       const member = await app.factories.member(world.organization, 'member');
       const res = await post(draft({ feature_flag_key: 'guarded-flag', start_date: '2021-12-01T10:23' }), member.key);
@@ -292,7 +471,10 @@ describe('access (acceptance 28)', () => {
     } finally {
       const records = await app.request(`/api/organizations/${world.organization.id}/resource_access/`, { key: admin.key });
       for (const record of records.body.results) {
-        await app.request(`/api/organizations/${world.organization.id}/resource_access/${record.id}/`, { method: 'DELETE', key: admin.key });
+        await app.request(`/api/organizations/${world.organization.id}/resource_access/${record.id}/`, {
+          method: 'DELETE',
+          key: admin.key,
+        });
       }
     }
   });
@@ -316,7 +498,17 @@ describe('bad input never answers 500', () => {
     }
     const malformed = await app.request(`${base}/experiments`, { method: 'POST', key: world.owner.key, body: '{bad' });
     expect(malformed.body.code).toBe('parse_error');
-    for (const field of ['name', 'description', 'start_date', 'end_date', 'feature_flag_key', 'parameters', 'secondary_metrics', 'filters', 'archived']) {
+    for (const field of [
+      'name',
+      'description',
+      'start_date',
+      'end_date',
+      'feature_flag_key',
+      'parameters',
+      'secondary_metrics',
+      'filters',
+      'archived',
+    ]) {
       for (const value of [{ nested: true }, [1, 2], 12.5, true]) {
         const res = await post(draft({ [field]: value }));
         expect({ field, value, status: res.status < 500 }).toEqual({ field, value, status: true });
@@ -333,7 +525,9 @@ describe('one transaction', () => {
         if new.name = 'doomed experiment' then raise exception 'forced failure'; end if;
         return new;
       end $$`);
-    await app.factories.sql('create trigger refuse_doomed before insert on experiment for each row execute function refuse_doomed_experiment()');
+    await app.factories.sql(
+      'create trigger refuse_doomed before insert on experiment for each row execute function refuse_doomed_experiment()',
+    );
   });
   afterAll(async () => {
     await app.factories.sql('drop trigger if exists refuse_doomed on experiment');
@@ -354,7 +548,15 @@ describe('one transaction', () => {
       body: {
         key: 'dormant-flag',
         active: false,
-        filters: { groups: [{ rollout_percentage: 100 }], multivariate: { variants: [{ key: 'control', rollout_percentage: 50 }, { key: 'test', rollout_percentage: 50 }] } },
+        filters: {
+          groups: [{ rollout_percentage: 100 }],
+          multivariate: {
+            variants: [
+              { key: 'control', rollout_percentage: 50 },
+              { key: 'test', rollout_percentage: 50 },
+            ],
+          },
+        },
       },
     });
     const res = await post(draft({ name: 'doomed experiment', feature_flag_key: 'dormant-flag', start_date: '2021-12-01T10:23' }));

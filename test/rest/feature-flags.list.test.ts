@@ -20,7 +20,12 @@ const keys = async (query = '') => {
   expect(res.body.count).toBe(res.body.results.length);
   return res.body.results.map((f: any) => f.key);
 };
-const multivariate = { variants: [{ key: 'a', rollout_percentage: 50 }, { key: 'b', rollout_percentage: 50 }] };
+const multivariate = {
+  variants: [
+    { key: 'a', rollout_percentage: 50 },
+    { key: 'b', rollout_percentage: 50 },
+  ],
+};
 
 /** Newest first: each flag is created later than the one before. */
 const ALL = ['deleted-one', 'multi', 'inactive', 'by-member', 'theme', 'red_button'];
@@ -51,7 +56,8 @@ describe('order and count (acceptance 31)', () => {
   it('orders by created_at, then id, both descending', async () => {
     const project = await app.factories.project(world.organization);
     const path = `/api/projects/${project.id}/feature_flags`;
-    const post = (key: string, created_at: string) => app.request(path, { method: 'POST', key: world.owner.key, body: { key, created_at } });
+    const post = (key: string, created_at: string) =>
+      app.request(path, { method: 'POST', key: world.owner.key, body: { key, created_at } });
     await post('old', '2020-01-01T00:00:00Z');
     await post('tie-1', '2022-01-01T00:00:00Z');
     await post('tie-2', '2022-01-01T00:00:00Z');

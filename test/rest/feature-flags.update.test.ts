@@ -35,7 +35,9 @@ afterAll(() => app.close());
 describe('PATCH (§3.6)', () => {
   it('changes what is sent, keeps the rest, and counts the version (acceptance 25)', async () => {
     const flag = await create({ name: 'original name', key: 'a-feature-flag-that-is-updated', tags: ['keep'] });
-    const filters = { groups: [{ properties: [{ key: 'email', value: 'x@y.z', type: 'person', operator: 'exact' }], rollout_percentage: 65 }] };
+    const filters = {
+      groups: [{ properties: [{ key: 'email', value: 'x@y.z', type: 'person', operator: 'exact' }], rollout_percentage: 65 }],
+    };
     const res = await patch(flag.id, { name: 'Updated name', filters });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...flag, name: 'Updated name', filters, is_simple_flag: false, rollout_percentage: null, version: 2 });
@@ -76,10 +78,25 @@ describe('PATCH (§3.6)', () => {
   });
 
   it('clears nullable fields with null and refuses null elsewhere (acceptance 27)', async () => {
-    const flag = await create({ ensure_experience_continuity: true, rollback_conditions: [{ a: 1 }], performed_rollback: true, has_enriched_analytics: true });
-    const cleared = await patch(flag.id, { ensure_experience_continuity: null, rollback_conditions: null, performed_rollback: null, has_enriched_analytics: null });
+    const flag = await create({
+      ensure_experience_continuity: true,
+      rollback_conditions: [{ a: 1 }],
+      performed_rollback: true,
+      has_enriched_analytics: true,
+    });
+    const cleared = await patch(flag.id, {
+      ensure_experience_continuity: null,
+      rollback_conditions: null,
+      performed_rollback: null,
+      has_enriched_analytics: null,
+    });
     expect(cleared.status).toBe(200);
-    expect(cleared.body).toMatchObject({ ensure_experience_continuity: null, rollback_conditions: null, performed_rollback: null, has_enriched_analytics: null });
+    expect(cleared.body).toMatchObject({
+      ensure_experience_continuity: null,
+      rollback_conditions: null,
+      performed_rollback: null,
+      has_enriched_analytics: null,
+    });
     for (const field of ['name', 'key', 'filters', 'deleted', 'active', 'created_at', 'tags', 'analytics_dashboards']) {
       const res = await patch(flag.id, { [field]: null });
       expect([field, res.status, res.body]).toEqual([field, 400, err('validation_error', 'null', 'This field may not be null.', field)]);
@@ -96,7 +113,17 @@ describe('PATCH (§3.6)', () => {
 
   it('ignores unknown keys and read-only fields', async () => {
     const flag = await create();
-    const res = await patch(flag.id, { id: 1, created_by: null, can_edit: false, is_simple_flag: false, usage_dashboard: 3, experiment_set: [9], features: [1], original_flag: {}, whatever: 1 });
+    const res = await patch(flag.id, {
+      id: 1,
+      created_by: null,
+      can_edit: false,
+      is_simple_flag: false,
+      usage_dashboard: 3,
+      experiment_set: [9],
+      features: [1],
+      original_flag: {},
+      whatever: 1,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...flag, version: 2 });
   });
@@ -138,7 +165,9 @@ describe('PUT (§3.6)', () => {
     expect(noKey.status).toBe(400);
     expect(noKey.body).toEqual(err('validation_error', 'required', 'This field is required.', 'key'));
     const noGroups = await put(flag.id, { key: flag.key, filters: { payloads: {} } });
-    expect(noGroups.body).toEqual(err('validation_error', 'invalid_input', 'Feature flags must have at least one condition set (group).', 'filters'));
+    expect(noGroups.body).toEqual(
+      err('validation_error', 'invalid_input', 'Feature flags must have at least one condition set (group).', 'filters'),
+    );
     const res = await put(flag.id, { key: flag.key, name: 'after' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ key: flag.key, name: 'after', filters: { groups: [{ rollout_percentage: 10 }] }, version: 2 });
@@ -216,7 +245,11 @@ describe('version (§3.9, acceptance 34)', () => {
     const stale = await patch(flag.id, { name: 'a', version: 1 });
     expect(stale.status).toBe(409);
     expect(stale.body).toEqual(
-      err('server_error', 'conflict', `The feature flag was updated by ${member.user.email} since you started editing it. Please refresh and try again.`),
+      err(
+        'server_error',
+        'conflict',
+        `The feature flag was updated by ${member.user.email} since you started editing it. Please refresh and try again.`,
+      ),
     );
     expect(await retrieve(flag.id)).toMatchObject({ name: 'v2 by member', version: 2 });
 
@@ -232,14 +265,18 @@ describe('version (§3.9, acceptance 34)', () => {
     const flag = await create({}, member.key);
     const res = await put(flag.id, { key: flag.key, version: 9 });
     expect(res.status).toBe(409);
-    expect(res.body.detail).toBe(`The feature flag was updated by ${member.user.email} since you started editing it. Please refresh and try again.`);
+    expect(res.body.detail).toBe(
+      `The feature flag was updated by ${member.user.email} since you started editing it. Please refresh and try again.`,
+    );
   });
 
   it("says 'another user' when the last writer is unknown", async () => {
     const flag = await create();
     await app.factories.sql('update feature_flag set last_modified_by_id = null where id = ?', [flag.id]);
     const res = await patch(flag.id, { version: 5 });
-    expect(res.body.detail).toBe('The feature flag was updated by another user since you started editing it. Please refresh and try again.');
+    expect(res.body.detail).toBe(
+      'The feature flag was updated by another user since you started editing it. Please refresh and try again.',
+    );
   });
 
   it('validates the body before the version (400 before 409)', async () => {

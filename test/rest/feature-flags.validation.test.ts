@@ -7,7 +7,12 @@ let app: TestApp;
 let world: World;
 let flags: string;
 
-const invalid = (detail: string, attr: string | null = 'filters', code = 'invalid_input') => ({ type: 'validation_error', code, detail, attr });
+const invalid = (detail: string, attr: string | null = 'filters', code = 'invalid_input') => ({
+  type: 'validation_error',
+  code,
+  detail,
+  attr,
+});
 
 const create = (body: unknown) => app.request(flags, { method: 'POST', key: world.owner.key, body });
 const patch = (id: number, body: unknown) => app.request(`${flags}/${id}`, { method: 'PATCH', key: world.owner.key, body });
@@ -63,7 +68,10 @@ describe('key (§3.2, acceptance 11–14)', () => {
     expect(await count()).toBe(before);
 
     const other = await create({ key: uniqueKey() });
-    await expect400(await patch(other.body.id, { key: 'red_button' }), invalid('There is already a feature flag with this key.', 'key', 'unique'));
+    await expect400(
+      await patch(other.body.id, { key: 'red_button' }),
+      invalid('There is already a feature flag with this key.', 'key', 'unique'),
+    );
     expect((await retrieve(other.body.id)).body.key).toBe(other.body.key);
 
     const self = await patch(red.body.id, { name: 'Beta feature 3', key: 'red_button' });
@@ -71,18 +79,24 @@ describe('key (§3.2, acceptance 11–14)', () => {
     expect(self.body).toMatchObject({ name: 'Beta feature 3', key: 'red_button' });
   });
 
-  it.each(['foo?bar=baz', 'foo/bar', 'foo\\bar', 'foo.bar', 'foo bar', 'ключ', 'a\u0000b'])('refuses the key %j (acceptance 13)', async (key) => {
-    const res = await create({ key });
-    expect(res.status).toBe(400);
-    expect(res.body.attr).toBe('key');
-    expect(res.body.type).toBe('validation_error');
-    if (!key.includes('\u0000')) {
-      expect(res.body).toEqual(invalid('Only letters, numbers, hyphens (-) & underscores (_) are allowed.', 'key', 'invalid_key'));
-    }
-  });
+  it.each(['foo?bar=baz', 'foo/bar', 'foo\\bar', 'foo.bar', 'foo bar', 'ключ', 'a\u0000b'])(
+    'refuses the key %j (acceptance 13)',
+    async (key) => {
+      const res = await create({ key });
+      expect(res.status).toBe(400);
+      expect(res.body.attr).toBe('key');
+      expect(res.body.type).toBe('validation_error');
+      if (!key.includes('\u0000')) {
+        expect(res.body).toEqual(invalid('Only letters, numbers, hyphens (-) & underscores (_) are allowed.', 'key', 'invalid_key'));
+      }
+    },
+  );
 
   it('allows 400 characters, not 401, and trims first (acceptance 13)', async () => {
-    await expect400(await create({ key: 'k'.repeat(401) }), invalid('Ensure this field has no more than 400 characters.', 'key', 'max_length'));
+    await expect400(
+      await create({ key: 'k'.repeat(401) }),
+      invalid('Ensure this field has no more than 400 characters.', 'key', 'max_length'),
+    );
     expect((await create({ key: 'k'.repeat(400) })).status).toBe(201);
     const padded = await create({ key: ' padded ' });
     expect(padded.status).toBe(201);
@@ -173,11 +187,25 @@ describe('filters (§3.3, acceptance 16–23)', () => {
     [{ groups: ['x'] }, 'groups[0] must be an object, got str'],
     [{ groups: [{ properties: {} }] }, 'groups[0].properties must be a list, got dict'],
     [{ groups: [{ properties: [{ key: '', value: 1, type: 'person' }] }] }, 'groups[0].properties[0].key must be a non-empty string'],
-    [{ groups: [{ properties: [{ key: 'a', type: 'person', group_type_index: 'x' }] }] }, 'groups[0].properties[0].group_type_index must be an integer or null, got str'],
+    [
+      { groups: [{ properties: [{ key: 'a', type: 'person', group_type_index: 'x' }] }] },
+      'groups[0].properties[0].group_type_index must be an integer or null, got str',
+    ],
     [{ groups: [{ variant: 5 }] }, 'groups[0].variant must be a string or null, got int'],
     [{ groups: [], multivariate: [] }, 'multivariate must be an object or null, got list'],
     [{ groups: [], aggregation_group_type_index: 'x' }, 'aggregation_group_type_index must be an integer or null, got str'],
-    [{ groups: [], multivariate: { variants: [{ key: 'a', rollout_percentage: 50 }, { key: 'a', rollout_percentage: 50 }] } }, 'Invalid variant definitions: Variant keys must be unique.'],
+    [
+      {
+        groups: [],
+        multivariate: {
+          variants: [
+            { key: 'a', rollout_percentage: 50 },
+            { key: 'a', rollout_percentage: 50 },
+          ],
+        },
+      },
+      'Invalid variant definitions: Variant keys must be unique.',
+    ],
   ])('refuses %j (acceptance 17)', async (filters, detail) => {
     await expect400(await withFilters(filters), invalid(detail));
   });
@@ -194,11 +222,26 @@ describe('filters (§3.3, acceptance 16–23)', () => {
     const personOnly = invalid('Filters are not valid (can only use person and cohort properties)');
     const groupOnly = invalid('Filters are not valid (can only use group properties)');
     await expect400(await withFilters({ groups: [{ properties: [{ key: 'id', value: 5 }] }] }), personOnly);
-    await expect400(await withFilters({ groups: [{ properties: [{ key: 'id', value: 5, type: 'group', group_type_index: 0 }] }] }), personOnly);
-    const grouped = await withFilters({ aggregation_group_type_index: 0, groups: [{ properties: [{ key: 'id', value: 5, type: 'group', group_type_index: 0 }] }] });
+    await expect400(
+      await withFilters({ groups: [{ properties: [{ key: 'id', value: 5, type: 'group', group_type_index: 0 }] }] }),
+      personOnly,
+    );
+    const grouped = await withFilters({
+      aggregation_group_type_index: 0,
+      groups: [{ properties: [{ key: 'id', value: 5, type: 'group', group_type_index: 0 }] }],
+    });
     expect(grouped.status).toBe(201);
-    await expect400(await withFilters({ aggregation_group_type_index: 3, groups: [{ properties: [{ key: 'id', value: 5, type: 'group', group_type_index: 0 }] }] }), groupOnly);
-    await expect400(await withFilters({ aggregation_group_type_index: 0, groups: [{ properties: [{ key: 'id', value: 5, type: 'person' }] }] }), groupOnly);
+    await expect400(
+      await withFilters({
+        aggregation_group_type_index: 3,
+        groups: [{ properties: [{ key: 'id', value: 5, type: 'group', group_type_index: 0 }] }],
+      }),
+      groupOnly,
+    );
+    await expect400(
+      await withFilters({ aggregation_group_type_index: 0, groups: [{ properties: [{ key: 'id', value: 5, type: 'person' }] }] }),
+      groupOnly,
+    );
   });
 
   it.each(['icontains', 'regex', 'not_icontains', 'not_regex', 'lt', 'gt', 'lte', 'gte'])(
@@ -210,7 +253,9 @@ describe('filters (§3.3, acceptance 16–23)', () => {
   );
 
   it('accepts a string that looks like a list, refuses a pattern that does not compile (acceptance 20)', async () => {
-    const ok = await withFilters({ groups: [{ properties: [{ key: 'email', type: 'person', operator: 'not_regex', value: '["@posthog.com"]' }] }] });
+    const ok = await withFilters({
+      groups: [{ properties: [{ key: 'email', type: 'person', operator: 'not_regex', value: '["@posthog.com"]' }] }],
+    });
     expect(ok.status).toBe(201);
     const bad = await withFilters({ groups: [{ properties: [{ key: 'email', type: 'person', operator: 'regex', value: '(unclosed' }] }] });
     await expect400(bad, invalid("Can't evaluate flag - please check release conditions", null));
@@ -222,9 +267,13 @@ describe('filters (§3.3, acceptance 16–23)', () => {
   });
 
   it('checks relative and absolute dates (acceptance 21)', async () => {
-    const date = (operator: string, value: unknown) => withFilters({ groups: [{ properties: [{ key: 'signup', type: 'person', operator, value }] }] });
+    const date = (operator: string, value: unknown) =>
+      withFilters({ groups: [{ properties: [{ key: 'signup', type: 'person', operator, value }] }] });
     await expect400(await date('is_date_before', '6hed'), invalid('Invalid date value: 6hed', 'filters', 'invalid_date'));
-    await expect400(await date('is_date_after', '1234-02-993284'), invalid('Invalid date value: 1234-02-993284', 'filters', 'invalid_date'));
+    await expect400(
+      await date('is_date_after', '1234-02-993284'),
+      invalid('Invalid date value: 1234-02-993284', 'filters', 'invalid_date'),
+    );
     expect((await date('is_date_after', '-30d')).status).toBe(201);
     expect((await date('is_date_before', '2024-01-31')).status).toBe(201);
   });
@@ -265,7 +314,15 @@ describe('the other writable fields (§3.1)', () => {
   });
 
   it('reads booleans leniently', async () => {
-    for (const [value, shown] of [[true, true], ['TRUE', true], ['false', false], ['1', true], ['0', false], [1, true], [0, false]]) {
+    for (const [value, shown] of [
+      [true, true],
+      ['TRUE', true],
+      ['false', false],
+      ['1', true],
+      ['0', false],
+      [1, true],
+      [0, false],
+    ]) {
       const res = await create({ key: uniqueKey(), active: value });
       expect([value, res.status, res.body.active]).toEqual([value, 201, shown]);
     }
@@ -284,9 +341,20 @@ describe('the other writable fields (§3.1)', () => {
   });
 
   it('keeps null for the nullable fields', async () => {
-    const res = await create({ key: uniqueKey(), ensure_experience_continuity: null, rollback_conditions: null, performed_rollback: null, has_enriched_analytics: null });
+    const res = await create({
+      key: uniqueKey(),
+      ensure_experience_continuity: null,
+      rollback_conditions: null,
+      performed_rollback: null,
+      has_enriched_analytics: null,
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ ensure_experience_continuity: null, rollback_conditions: null, performed_rollback: null, has_enriched_analytics: null });
+    expect(res.body).toMatchObject({
+      ensure_experience_continuity: null,
+      rollback_conditions: null,
+      performed_rollback: null,
+      has_enriched_analytics: null,
+    });
   });
 
   it('ignores unknown keys and read-only fields', async () => {
@@ -306,13 +374,29 @@ describe('the other writable fields (§3.1)', () => {
       whatever: { nested: true },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ key, is_simple_flag: true, rollout_percentage: null, experiment_set: [], features: [], can_edit: true, version: 1 });
+    expect(res.body).toMatchObject({
+      key,
+      is_simple_flag: true,
+      rollout_percentage: null,
+      experiment_set: [],
+      features: [],
+      can_edit: true,
+      version: 1,
+    });
     expect(res.body.id).not.toBe(999999);
     expect(res.body.created_by.id).toBe(world.owner.user.id);
   });
 
   it('answers the first failing field in the field table order', async () => {
-    const res = await create({ version: 'x', has_enriched_analytics: 'x', tags: 'x', active: 'maybe', deleted: 'maybe', name: {}, key: {} });
+    const res = await create({
+      version: 'x',
+      has_enriched_analytics: 'x',
+      tags: 'x',
+      active: 'maybe',
+      deleted: 'maybe',
+      name: {},
+      key: {},
+    });
     await expect400(res, invalid('Not a valid string.', 'name'));
     const next = await create({ key: uniqueKey(), active: 'maybe', deleted: 'maybe' });
     await expect400(next, invalid('Must be a valid boolean.', 'deleted'));
@@ -353,9 +437,17 @@ describe('wrong types never answer 500', () => {
     ['tags', null, invalid('This field may not be null.', 'tags', 'null')],
     ['analytics_dashboards', 'x', invalid('Expected a list of items but got type "str".', 'analytics_dashboards', 'not_a_list')],
     ['analytics_dashboards', ['x'], invalid('Incorrect type. Expected pk value, received str.', 'analytics_dashboards', 'incorrect_type')],
-    ['analytics_dashboards', [true], invalid('Incorrect type. Expected pk value, received bool.', 'analytics_dashboards', 'incorrect_type')],
+    [
+      'analytics_dashboards',
+      [true],
+      invalid('Incorrect type. Expected pk value, received bool.', 'analytics_dashboards', 'incorrect_type'),
+    ],
     ['analytics_dashboards', [55], invalid('Invalid pk "55" - object does not exist.', 'analytics_dashboards', 'does_not_exist')],
-    ['analytics_dashboards', [99999999999], invalid('Invalid pk "99999999999" - object does not exist.', 'analytics_dashboards', 'does_not_exist')],
+    [
+      'analytics_dashboards',
+      [99999999999],
+      invalid('Invalid pk "99999999999" - object does not exist.', 'analytics_dashboards', 'does_not_exist'),
+    ],
     ['analytics_dashboards', null, invalid('This field may not be null.', 'analytics_dashboards', 'null')],
   ];
   /** `version` is a precondition of updates only; a create ignores it. */
@@ -382,7 +474,11 @@ describe('wrong types never answer 500', () => {
   it.each(updateCases)('PATCH and PUT %s: %j', async (field, value, expected) => {
     const flag = await create({ key: uniqueKey() });
     await expect400(await patch(flag.body.id, { [field]: value }), expected);
-    const put = await app.request(`${flags}/${flag.body.id}`, { method: 'PUT', key: world.owner.key, body: { key: flag.body.key, [field]: value } });
+    const put = await app.request(`${flags}/${flag.body.id}`, {
+      method: 'PUT',
+      key: world.owner.key,
+      body: { key: flag.body.key, [field]: value },
+    });
     await expect400(put, expected);
     expect((await retrieve(flag.body.id)).body).toEqual(flag.body);
   });

@@ -10,9 +10,39 @@ let app: TestApp;
 let world: World;
 let real: Record<string, string>;
 
-const HOSTILE_IDS = ['abc', '0', '-1', '99999999999', '1.5', '%00', 'null', '00000000-0000-0000-0000-000000000000', 'ZZZZZZZZ-0000-0000-0000-000000000000'];
-const HOSTILE_QUERIES = ['?limit=-1&offset=x', '?limit=99999999999999999999', '?search=%00', '?tags=[1', '?tags=[null]', '?active=maybe&type=x&created_by_id=1e9', '?status=%FF&archived=2'];
-const HOSTILE_VALUES: unknown[] = [null, true, -1, 1e308, 'x'.repeat(5000), '\u0000', [], [[[]]], {}, { nested: { deeper: [1, { x: null }] } }, '2024-02-30T00:00'];
+const HOSTILE_IDS = [
+  'abc',
+  '0',
+  '-1',
+  '99999999999',
+  '1.5',
+  '%00',
+  'null',
+  '00000000-0000-0000-0000-000000000000',
+  'ZZZZZZZZ-0000-0000-0000-000000000000',
+];
+const HOSTILE_QUERIES = [
+  '?limit=-1&offset=x',
+  '?limit=99999999999999999999',
+  '?search=%00',
+  '?tags=[1',
+  '?tags=[null]',
+  '?active=maybe&type=x&created_by_id=1e9',
+  '?status=%FF&archived=2',
+];
+const HOSTILE_VALUES: unknown[] = [
+  null,
+  true,
+  -1,
+  1e308,
+  'x'.repeat(5000),
+  '\u0000',
+  [],
+  [[[]]],
+  {},
+  { nested: { deeper: [1, { x: null }] } },
+  '2024-02-30T00:00',
+];
 const HOSTILE_BODIES = ['{bad', '[1]', '"text"', '123', 'null', '{"a":'.repeat(50)];
 
 function fill(path: string, values: Record<string, string>): string {
@@ -22,8 +52,16 @@ function fill(path: string, values: Record<string, string>): string {
 beforeAll(async () => {
   app = await startTestApp();
   world = await app.factories.world();
-  const flag = await app.request(`/api/projects/${world.project.id}/feature_flags`, { method: 'POST', key: world.owner.key, body: { key: 'target' } });
-  const role = await app.request(`/api/organizations/${world.organization.id}/roles`, { method: 'POST', key: world.owner.key, body: { name: 'Target' } });
+  const flag = await app.request(`/api/projects/${world.project.id}/feature_flags`, {
+    method: 'POST',
+    key: world.owner.key,
+    body: { key: 'target' },
+  });
+  const role = await app.request(`/api/organizations/${world.organization.id}/roles`, {
+    method: 'POST',
+    key: world.owner.key,
+    body: { name: 'Target' },
+  });
   real = {
     project_id: String(world.project.id),
     organization_id: world.organization.id,
@@ -45,21 +83,44 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
   it('survives hostile path ids', async () => {
     const params = route.path.match(/:([a-z_]+)/g)?.map((p) => p.slice(1)) ?? [];
     for (const param of params) {
-      for (const id of HOSTILE_IDS) await expectNoServerError(route.method, fill(route.path, { ...real, [param]: id }), sendsBody ? {} : undefined);
+      for (const id of HOSTILE_IDS)
+        await expectNoServerError(route.method, fill(route.path, { ...real, [param]: id }), sendsBody ? {} : undefined);
     }
   });
 
   it('survives hostile query strings', async () => {
-    for (const query of HOSTILE_QUERIES) await expectNoServerError(route.method, fill(route.path, real) + query, sendsBody ? {} : undefined);
+    for (const query of HOSTILE_QUERIES)
+      await expectNoServerError(route.method, fill(route.path, real) + query, sendsBody ? {} : undefined);
   });
 
   if (sendsBody) {
     it('survives hostile bodies and field values', async () => {
       const url = fill(route.path, real);
       for (const body of HOSTILE_BODIES) await expectNoServerError(route.method, url, body);
-      const fields = ['name', 'key', 'filters', 'active', 'deleted', 'tags', 'version', 'created_at', 'rollback_conditions', 'analytics_dashboards',
-        'role_id', 'user_uuid', 'resource', 'access_level', 'feature_flags_access_level', 'feature_flag_key', 'parameters', 'start_date',
-        'end_date', 'secondary_metrics', 'archived', 'description'];
+      const fields = [
+        'name',
+        'key',
+        'filters',
+        'active',
+        'deleted',
+        'tags',
+        'version',
+        'created_at',
+        'rollback_conditions',
+        'analytics_dashboards',
+        'role_id',
+        'user_uuid',
+        'resource',
+        'access_level',
+        'feature_flags_access_level',
+        'feature_flag_key',
+        'parameters',
+        'start_date',
+        'end_date',
+        'secondary_metrics',
+        'archived',
+        'description',
+      ];
       for (const field of fields) {
         for (const value of HOSTILE_VALUES) await expectNoServerError(route.method, url, { [field]: value });
       }

@@ -145,11 +145,17 @@ describe('acceptance 48–51', () => {
     expect([twice.status, twice.body]).toEqual([400, invalid('unique', 'This role already has access to this feature flag.', 'role_id')]);
     const unknownId = randomUUID();
     const unknown = await post(flag.id, u.key, { role_id: unknownId });
-    expect([unknown.status, unknown.body]).toEqual([400, invalid('does_not_exist', `Invalid pk "${unknownId}" - object does not exist.`, 'role_id')]);
+    expect([unknown.status, unknown.body]).toEqual([
+      400,
+      invalid('does_not_exist', `Invalid pk "${unknownId}" - object does not exist.`, 'role_id'),
+    ]);
     const other = await app.factories.world();
     const foreign = await steps.createRole(other.organization, other.owner.key, { name: 'Engineering' });
     const otherOrg = await post(flag.id, u.key, { role_id: foreign.id });
-    expect([otherOrg.status, otherOrg.body]).toEqual([400, invalid('does_not_exist', `Invalid pk "${foreign.id}" - object does not exist.`, 'role_id')]);
+    expect([otherOrg.status, otherOrg.body]).toEqual([
+      400,
+      invalid('does_not_exist', `Invalid pk "${foreign.id}" - object does not exist.`, 'role_id'),
+    ]);
     const missing = await post(flag.id, u.key, {});
     expect([missing.status, missing.body]).toEqual([400, invalid('required', 'This field is required.', 'role_id')]);
     const noParent = await post(999999, u.key, { role_id: engineering.id });
@@ -301,7 +307,12 @@ describe('create and delete (§5.4)', () => {
     ['5', 'int'],
   ])('refuses the non-object body %s with 400 Invalid data (§1.2)', async (body, type) => {
     const flag = await flagBy(u);
-    const res = await app.request(paths.roleAccesses(flag.id), { method: 'POST', key: u.key, body, headers: { 'content-type': 'application/json' } });
+    const res = await app.request(paths.roleAccesses(flag.id), {
+      method: 'POST',
+      key: u.key,
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect([res.status, res.body]).toEqual([400, invalid('invalid_input', `Invalid data. Expected a dictionary, but got ${type}.`)]);
   });
 
@@ -351,9 +362,19 @@ describe('create and delete (§5.4)', () => {
     const record = (await post(flag.id, u.key, { role_id: engineering.id })).body;
     for (const method of ['PATCH', 'PUT']) {
       const onRecord = await request(paths.roleAccess(flag.id, record.id), u.key, method, { role_id: marketing.id });
-      expect([method, onRecord.status, onRecord.body, onRecord.headers.get('allow')]).toEqual([method, 405, methodNotAllowed(method), 'GET, DELETE']);
+      expect([method, onRecord.status, onRecord.body, onRecord.headers.get('allow')]).toEqual([
+        method,
+        405,
+        methodNotAllowed(method),
+        'GET, DELETE',
+      ]);
       const onList = await request(paths.roleAccesses(flag.id), u.key, method, { role_id: marketing.id });
-      expect([method, onList.status, onList.body, onList.headers.get('allow')]).toEqual([method, 405, methodNotAllowed(method), 'GET, POST']);
+      expect([method, onList.status, onList.body, onList.headers.get('allow')]).toEqual([
+        method,
+        405,
+        methodNotAllowed(method),
+        'GET, POST',
+      ]);
     }
     const post405 = await request(paths.roleAccess(flag.id, record.id), u.key, 'POST', {});
     expect(post405.status).toBe(405);

@@ -62,7 +62,10 @@ describe('acceptance 47', () => {
     const duplicate = await request(paths.roles, admin.key, 'POST', { name: 'engineering' });
     expect([duplicate.status, duplicate.body]).toEqual([400, invalid('unique', 'There is already a role with this name.', 'name')]);
     const badLevel = await request(paths.roles, admin.key, 'POST', { name: 'Support', feature_flags_access_level: 5 });
-    expect([badLevel.status, badLevel.body]).toEqual([400, invalid('invalid_choice', '"5" is not a valid choice.', 'feature_flags_access_level')]);
+    expect([badLevel.status, badLevel.body]).toEqual([
+      400,
+      invalid('invalid_choice', '"5" is not a valid choice.', 'feature_flags_access_level'),
+    ]);
 
     const joined = await request(paths.memberships(engineering.id), admin.key, 'POST', { user_uuid: u.user.uuid });
     expect(joined.status).toBe(201);
@@ -129,8 +132,14 @@ describe('roles (§5.1)', () => {
     expect(before.feature_flags_access_level).toBe(37);
     await steps.setFlagAccessLevel(own.world.organization, own.admin.key, 21);
     expect((await steps.createRole(own.world.organization, own.admin.key, { name: 'After' })).feature_flags_access_level).toBe(21);
-    expect((await steps.createRole(own.world.organization, own.admin.key, { name: 'Editors', feature_flags_access_level: 37 })).feature_flags_access_level).toBe(37);
-    expect((await steps.createRole(own.world.organization, own.admin.key, { name: 'As text', feature_flags_access_level: '21' })).feature_flags_access_level).toBe(21);
+    expect(
+      (await steps.createRole(own.world.organization, own.admin.key, { name: 'Editors', feature_flags_access_level: 37 }))
+        .feature_flags_access_level,
+    ).toBe(37);
+    expect(
+      (await steps.createRole(own.world.organization, own.admin.key, { name: 'As text', feature_flags_access_level: '21' }))
+        .feature_flags_access_level,
+    ).toBe(21);
     // Changing the organization's level later does not touch existing roles.
     expect((await request(own.paths.role(before.id), own.admin.key)).body.feature_flags_access_level).toBe(37);
   });
@@ -141,9 +150,21 @@ describe('roles (§5.1)', () => {
     ['blank', { name: '   ' }, invalid('blank', 'This field may not be blank.', 'name')],
     ['too long', { name: 'x'.repeat(201) }, invalid('max_length', 'Ensure this field has no more than 200 characters.', 'name')],
     ['not text', { name: ['a'] }, invalid('invalid_input', 'Not a valid string.', 'name')],
-    ['level 5', { name: 'L5', feature_flags_access_level: 5 }, invalid('invalid_choice', '"5" is not a valid choice.', 'feature_flags_access_level')],
-    ['level 38', { name: 'L38', feature_flags_access_level: 38 }, invalid('invalid_choice', '"38" is not a valid choice.', 'feature_flags_access_level')],
-    ['level text', { name: 'Lx', feature_flags_access_level: 'edit' }, invalid('invalid_choice', '"edit" is not a valid choice.', 'feature_flags_access_level')],
+    [
+      'level 5',
+      { name: 'L5', feature_flags_access_level: 5 },
+      invalid('invalid_choice', '"5" is not a valid choice.', 'feature_flags_access_level'),
+    ],
+    [
+      'level 38',
+      { name: 'L38', feature_flags_access_level: 38 },
+      invalid('invalid_choice', '"38" is not a valid choice.', 'feature_flags_access_level'),
+    ],
+    [
+      'level text',
+      { name: 'Lx', feature_flags_access_level: 'edit' },
+      invalid('invalid_choice', '"edit" is not a valid choice.', 'feature_flags_access_level'),
+    ],
   ])('refuses a name or level that is %s', async (_case, body, expected) => {
     const before = (await request(paths.roles, admin.key)).body.count;
     const res = await request(paths.roles, admin.key, 'POST', body);
@@ -188,7 +209,10 @@ describe('roles (§5.1)', () => {
     const empty = await request(paths.role(role.id), admin.key, 'PATCH', {});
     expect([empty.status, empty.body.name]).toEqual([200, 'Patched']);
     const badLevel = await request(paths.role(role.id), admin.key, 'PATCH', { feature_flags_access_level: 1 });
-    expect([badLevel.status, badLevel.body]).toEqual([400, invalid('invalid_choice', '"1" is not a valid choice.', 'feature_flags_access_level')]);
+    expect([badLevel.status, badLevel.body]).toEqual([
+      400,
+      invalid('invalid_choice', '"1" is not a valid choice.', 'feature_flags_access_level'),
+    ]);
     const blank = await request(paths.role(role.id), admin.key, 'PATCH', { name: '' });
     expect([blank.status, blank.body]).toEqual([400, invalid('blank', 'This field may not be blank.', 'name')]);
 
@@ -332,7 +356,12 @@ describe('roles (§5.1)', () => {
       ['PUT', paths.resourceAccess(record.id)],
     ]) {
       const res = await app.request(path, { method, key: admin.key, body, headers: { 'content-type': 'application/json' } });
-      expect([method, path, res.status, res.body]).toEqual([method, path, 400, invalid('invalid_input', `Invalid data. Expected a dictionary, but got ${type}.`)]);
+      expect([method, path, res.status, res.body]).toEqual([
+        method,
+        path,
+        400,
+        invalid('invalid_input', `Invalid data. Expected a dictionary, but got ${type}.`),
+      ]);
     }
   });
 });
@@ -406,7 +435,10 @@ describe('memberships (§5.2)', () => {
     await steps.addMember(world.organization, admin.key, role.id, twice.user);
     const again = await request(paths.memberships(role.id), admin.key, 'POST', { user_uuid: twice.user.uuid });
     expect([again.status, again.body]).toEqual([400, invalid('invalid_input', 'User is already part of the role.')]);
-    const count = await app.factories.sql('select count(*)::int as n from role_membership where role_id = ? and user_id = ?', [role.id, twice.user.id]);
+    const count = await app.factories.sql('select count(*)::int as n from role_membership where role_id = ? and user_id = ?', [
+      role.id,
+      twice.user.id,
+    ]);
     expect(count).toEqual([{ n: 1 }]);
   });
 
@@ -478,10 +510,22 @@ describe('resource access (§5.3)', () => {
 
   it.each([
     ['no resource', { access_level: 21 }, invalid('required', 'This field is required.', 'resource')],
-    ['another resource', { resource: 'experiments', access_level: 21 }, invalid('invalid_choice', '"experiments" is not a valid choice.', 'resource')],
-    ['a resource in other case', { resource: 'Feature Flags', access_level: 21 }, invalid('invalid_choice', '"Feature Flags" is not a valid choice.', 'resource')],
+    [
+      'another resource',
+      { resource: 'experiments', access_level: 21 },
+      invalid('invalid_choice', '"experiments" is not a valid choice.', 'resource'),
+    ],
+    [
+      'a resource in other case',
+      { resource: 'Feature Flags', access_level: 21 },
+      invalid('invalid_choice', '"Feature Flags" is not a valid choice.', 'resource'),
+    ],
     ['level 5', { resource: 'feature flags', access_level: 5 }, invalid('invalid_choice', '"5" is not a valid choice.', 'access_level')],
-    ['level text', { resource: 'feature flags', access_level: 'view' }, invalid('invalid_choice', '"view" is not a valid choice.', 'access_level')],
+    [
+      'level text',
+      { resource: 'feature flags', access_level: 'view' },
+      invalid('invalid_choice', '"view" is not a valid choice.', 'access_level'),
+    ],
   ])('refuses %s', async (_case, body, expected) => {
     const { admin, paths } = await organizationWithStaff();
     const res = await request(paths.resourceAccesses, admin.key, 'POST', body);
@@ -514,7 +558,10 @@ describe('resource access (§5.3)', () => {
     const bad = await request(paths.resourceAccess(record.id), admin.key, 'PATCH', { access_level: 30 });
     expect([bad.status, bad.body]).toEqual([400, invalid('invalid_choice', '"30" is not a valid choice.', 'access_level')]);
     const otherResource = await request(paths.resourceAccess(record.id), admin.key, 'PATCH', { resource: 'dashboards' });
-    expect([otherResource.status, otherResource.body]).toEqual([400, invalid('invalid_choice', '"dashboards" is not a valid choice.', 'resource')]);
+    expect([otherResource.status, otherResource.body]).toEqual([
+      400,
+      invalid('invalid_choice', '"dashboards" is not a valid choice.', 'resource'),
+    ]);
     const noLevel = await request(paths.resourceAccess(record.id), admin.key, 'PUT', { resource: 'feature flags' });
     expect([noLevel.status, noLevel.body]).toEqual([400, invalid('required', 'This field is required.', 'access_level')]);
 
@@ -542,7 +589,7 @@ describe('resource access (§5.3)', () => {
     expect((await request(paths.resourceAccesses, admin.key, 'POST', { resource: 'feature flags', access_level: 21 })).status).toBe(201);
   });
 
-  it('answers 404 for unknown, malformed and other organizations\' records', async () => {
+  it("answers 404 for unknown, malformed and other organizations' records", async () => {
     const { admin, paths } = await organizationWithStaff();
     const other = await organizationWithStaff();
     const foreign = await steps.setFlagAccessLevel(other.world.organization, other.admin.key, 21);
@@ -578,20 +625,27 @@ describe('who may read and write (§5, §2.3)', () => {
     record = await steps.setFlagAccessLevel(world.organization, admin.key, 37);
   });
 
-  const writes = () => [
-    ['POST', paths.roles, { name: 'By a member' }],
-    ['PATCH', paths.role(role.id), { name: 'Renamed' }],
-    ['PUT', paths.role(role.id), { name: 'Renamed' }],
-    ['DELETE', paths.role(role.id), undefined],
-    ['POST', paths.memberships(role.id), { user_uuid: admin.user.uuid }],
-    ['DELETE', paths.membership(role.id, membership.id), undefined],
-    ['POST', paths.resourceAccesses, { resource: 'feature flags', access_level: 21 }],
-    ['PATCH', paths.resourceAccess(record.id), { access_level: 21 }],
-    ['PUT', paths.resourceAccess(record.id), { resource: 'feature flags', access_level: 21 }],
-    ['DELETE', paths.resourceAccess(record.id), undefined],
-  ] as const;
+  const writes = () =>
+    [
+      ['POST', paths.roles, { name: 'By a member' }],
+      ['PATCH', paths.role(role.id), { name: 'Renamed' }],
+      ['PUT', paths.role(role.id), { name: 'Renamed' }],
+      ['DELETE', paths.role(role.id), undefined],
+      ['POST', paths.memberships(role.id), { user_uuid: admin.user.uuid }],
+      ['DELETE', paths.membership(role.id, membership.id), undefined],
+      ['POST', paths.resourceAccesses, { resource: 'feature flags', access_level: 21 }],
+      ['PATCH', paths.resourceAccess(record.id), { access_level: 21 }],
+      ['PUT', paths.resourceAccess(record.id), { resource: 'feature flags', access_level: 21 }],
+      ['DELETE', paths.resourceAccess(record.id), undefined],
+    ] as const;
 
-  const reads = () => [paths.roles, paths.role(role.id), paths.memberships(role.id), paths.resourceAccesses, paths.resourceAccess(record.id)];
+  const reads = () => [
+    paths.roles,
+    paths.role(role.id),
+    paths.memberships(role.id),
+    paths.resourceAccesses,
+    paths.resourceAccess(record.id),
+  ];
 
   it('lets any member read', async () => {
     for (const path of reads()) {
@@ -655,7 +709,7 @@ describe('who may read and write (§5, §2.3)', () => {
     }
   });
 
-  it('resolves @current to the current project\'s organization', async () => {
+  it("resolves @current to the current project's organization", async () => {
     const current = orgPaths('@current');
     const list = await request(current.roles, member.key);
     expect(list.status).toBe(200);
@@ -696,7 +750,7 @@ describe('keys and scopes on organization routes (§2.3, §2.4, acceptance 5)', 
   const keyFor = (options: Parameters<TestApp['factories']['member']>[2], level: 'member' | 'admin' = 'admin') =>
     app.factories.member(world.organization, level, options);
 
-  it('refuses a key limited to projects, even for its own project\'s organization (acceptance 5)', async () => {
+  it("refuses a key limited to projects, even for its own project's organization (acceptance 5)", async () => {
     const scoped = await keyFor({ projects: [world.project.id] });
     const expected = forbidden('API keys with scoped projects are only supported on project-based endpoints.');
     for (const path of [paths.roles, orgPaths('@current').roles, paths.role(role.id), paths.resourceAccesses]) {
@@ -716,7 +770,10 @@ describe('keys and scopes on organization routes (§2.3, §2.4, acceptance 5)', 
     const other = await app.factories.world();
     const scoped = await keyFor({ organizations: [other.organization.id] });
     const res = await request(paths.roles, scoped.key);
-    expect([res.status, res.body]).toEqual([403, forbidden(`API key does not have access to the requested organization: ID ${world.organization.id}.`)]);
+    expect([res.status, res.body]).toEqual([
+      403,
+      forbidden(`API key does not have access to the requested organization: ID ${world.organization.id}.`),
+    ]);
     const allowed = await keyFor({ organizations: [world.organization.id] });
     expect((await request(paths.roles, allowed.key)).status).toBe(200);
   });
@@ -786,8 +843,16 @@ describe('errors never 500', () => {
       const res = await request(path, admin.key, 'POST', body);
       expect([path, body, res.status, res.body.type]).toEqual([path, body, 400, 'validation_error']);
     }
-    const bad = await app.request(paths.roles, { method: 'POST', key: admin.key, body: '{bad', headers: { 'content-type': 'application/json' } });
-    expect([bad.status, bad.body]).toEqual([400, err('invalid_request', 'parse_error', 'JSON parse error - request body is not valid JSON.')]);
+    const bad = await app.request(paths.roles, {
+      method: 'POST',
+      key: admin.key,
+      body: '{bad',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([bad.status, bad.body]).toEqual([
+      400,
+      err('invalid_request', 'parse_error', 'JSON parse error - request body is not valid JSON.'),
+    ]);
   });
 });
 
@@ -809,7 +874,9 @@ describe('concurrent duplicates (never 500)', () => {
 
   it('one of several resource-access POSTs wins; the others hear unique', async () => {
     const { admin, paths } = await organizationWithStaff();
-    const answers = await race(8, () => request(paths.resourceAccesses, admin.key, 'POST', { resource: 'feature flags', access_level: 21 }));
+    const answers = await race(8, () =>
+      request(paths.resourceAccesses, admin.key, 'POST', { resource: 'feature flags', access_level: 21 }),
+    );
     expect(answers.map((a) => a.status).sort()).toEqual([201, 400, 400, 400, 400, 400, 400, 400]);
     for (const answer of answers.filter((a) => a.status === 400)) {
       expect(answer.body).toEqual(invalid('unique', 'This resource access already exists.', 'resource'));

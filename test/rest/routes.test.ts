@@ -25,7 +25,7 @@ describe('the route table', () => {
     }
   });
 
-  it("runs operations that validate against the schema and compile (rows compile them on first use)", async () => {
+  it('runs operations that validate against the schema and compile (rows compile them on first use)', async () => {
     expect(operationProblems(await buildAppSchema(), routes)).toEqual([]);
   });
 
@@ -47,7 +47,9 @@ describe('the route table', () => {
 
     it('answers every row with and without the trailing slash', async () => {
       for (const route of routes) {
-        const concrete = route.path.replace(/:[a-z_]+/g, (param) => (param.endsWith('_id') && !param.includes('project') ? '00000000-0000-4000-8000-000000000000' : '1'));
+        const concrete = route.path.replace(/:[a-z_]+/g, (param) =>
+          param.endsWith('_id') && !param.includes('project') ? '00000000-0000-4000-8000-000000000000' : '1',
+        );
         for (const url of [concrete, `${concrete}/`]) {
           // Without a key a row answers 401 (authentication comes first); an unknown path 404.
           const res = await app.request(url, { method: route.method });

@@ -29,7 +29,12 @@ async function longestParsed(action: () => Promise<unknown>): Promise<number> {
   }
 }
 
-const PARSE_ERROR = { type: 'invalid_request', code: 'parse_error', detail: 'JSON parse error - request body is not valid JSON.', attr: null };
+const PARSE_ERROR = {
+  type: 'invalid_request',
+  code: 'parse_error',
+  detail: 'JSON parse error - request body is not valid JSON.',
+  attr: null,
+};
 // Unterminated on purpose: a parser reaches the end only after building every level.
 const DEEP = '['.repeat(10_000_000);
 
@@ -54,7 +59,11 @@ describe('capture endpoints (no key)', () => {
     const gzipped = gzipSync('['.repeat(2_000_000)).toString('base64');
     const bodies: Array<[string, string, string]> = [
       ['/e/', new URLSearchParams({ data: gzipped, compression: 'gzip-js' }).toString(), 'application/x-www-form-urlencoded'],
-      ['/e/', new URLSearchParams({ data: Buffer.from('['.repeat(100_000)).toString('base64') }).toString(), 'application/x-www-form-urlencoded'],
+      [
+        '/e/',
+        new URLSearchParams({ data: Buffer.from('['.repeat(100_000)).toString('base64') }).toString(),
+        'application/x-www-form-urlencoded',
+      ],
       ['/batch/?compression=base64', Buffer.from('['.repeat(100_000)).toString('base64'), 'text/plain'],
     ];
     for (const [path, body, type] of bodies) {
@@ -69,7 +78,10 @@ describe('capture endpoints (no key)', () => {
 
   it('still stores events nested 500 levels deep', async () => {
     const deep = JSON.parse(`${'['.repeat(499)}1${']'.repeat(499)}`);
-    const res = await capture(app, '/batch/', { api_key: world.project.apiToken, batch: [{ event: 'deep', distinct_id: 'deep-1', properties: { deep } }] });
+    const res = await capture(app, '/batch/', {
+      api_key: world.project.apiToken,
+      batch: [{ event: 'deep', distinct_id: 'deep-1', properties: { deep } }],
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -93,18 +105,35 @@ describe('REST and /graphql bodies', () => {
   it('keeps the rules it had: 1000 levels pass, `__proto__` keys and bad JSON are parse errors, an empty body is {}', async () => {
     const flags = `/api/projects/${world.project.id}/feature_flags/`;
     const deep = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
-    const ok = await app.request(flags, { method: 'POST', key: world.owner.key, body: `{"key":"deep-ok","rollback_conditions":${deep(999)}}` });
+    const ok = await app.request(flags, {
+      method: 'POST',
+      key: world.owner.key,
+      body: `{"key":"deep-ok","rollback_conditions":${deep(999)}}`,
+    });
     expect(ok.status).toBe(201);
-    const tooDeep = await app.request(flags, { method: 'POST', key: world.owner.key, body: `{"key":"deep-no","rollback_conditions":${deep(1000)}}` });
+    const tooDeep = await app.request(flags, {
+      method: 'POST',
+      key: world.owner.key,
+      body: `{"key":"deep-no","rollback_conditions":${deep(1000)}}`,
+    });
     expect(tooDeep.body).toEqual(PARSE_ERROR);
     // Brackets inside strings do not count.
-    const quoted = await app.request(flags, { method: 'POST', key: world.owner.key, body: JSON.stringify({ key: 'quoted', name: '['.repeat(5000) }) });
+    const quoted = await app.request(flags, {
+      method: 'POST',
+      key: world.owner.key,
+      body: JSON.stringify({ key: 'quoted', name: '['.repeat(5000) }),
+    });
     expect(quoted.status).toBe(201);
     for (const body of ['{"key":"proto","__proto__":{"x":1}}', '{bad', '{"a":"\\"}', '   ']) {
       const res = await app.request(flags, { method: 'POST', key: world.owner.key, body });
       expect({ body, res: res.body }).toEqual({ body, res: PARSE_ERROR });
     }
-    const empty = await app.request(flags, { method: 'POST', key: world.owner.key, body: '' , headers: { 'content-type': 'application/json' } });
+    const empty = await app.request(flags, {
+      method: 'POST',
+      key: world.owner.key,
+      body: '',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(empty.body).toMatchObject({ attr: 'key', code: 'required' });
     const gzipped = await fetch(`${app.baseUrl}${flags}`, {
       method: 'POST',

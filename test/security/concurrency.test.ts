@@ -17,7 +17,9 @@ let sequence = 0;
 const unique = (prefix: string) => `${prefix}-${process.pid}-${++sequence}-${Math.random().toString(36).slice(2, 8)}`;
 
 const statuses = (answers: ApiResponse[]) =>
-  Object.fromEntries([...new Set(answers.map((a) => a.status))].sort().map((status) => [status, answers.filter((a) => a.status === status).length]));
+  Object.fromEntries(
+    [...new Set(answers.map((a) => a.status))].sort().map((status) => [status, answers.filter((a) => a.status === status).length]),
+  );
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -32,7 +34,11 @@ describe('one flag version, many writers (§3.9)', () => {
     const flag = (await app.request(flags.flags, { method: 'POST', key: world.owner.key, body: { key: unique('raced') } })).body;
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        app.request(flags.flag(flag.id), { method: 'PATCH', key: i % 2 ? editor.key : world.owner.key, body: { name: `writer ${i}`, version: 1 } }),
+        app.request(flags.flag(flag.id), {
+          method: 'PATCH',
+          key: i % 2 ? editor.key : world.owner.key,
+          body: { name: `writer ${i}`, version: 1 },
+        }),
       ),
     );
     expect(statuses(answers)).toEqual({ 200: 1, 409: 49 });
@@ -54,11 +60,14 @@ describe('one flag version, many writers (§3.9)', () => {
 
   it('lets exactly one through when REST and GraphQL writers race', async () => {
     const flag = (await app.request(flags.flags, { method: 'POST', key: world.owner.key, body: { key: unique('raced-both') } })).body;
-    const mutation = 'mutation($p: ID!, $id: Int!, $input: FeatureFlagUpdateInput!) { updateFeatureFlag(projectId: $p, id: $id, input: $input) { version } }';
+    const mutation =
+      'mutation($p: ID!, $id: Int!, $input: FeatureFlagUpdateInput!) { updateFeatureFlag(projectId: $p, id: $id, input: $input) { version } }';
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         i % 2
-          ? app.request(flags.flag(flag.id), { method: 'PATCH', key: editor.key, body: { name: `rest ${i}`, version: 1 } }).then((res) => (res.status === 200 ? 'won' : String(res.status)))
+          ? app
+              .request(flags.flag(flag.id), { method: 'PATCH', key: editor.key, body: { name: `rest ${i}`, version: 1 } })
+              .then((res) => (res.status === 200 ? 'won' : String(res.status)))
           : app
               .graphql(mutation, { p: String(world.project.id), id: flag.id, input: { name: `gql ${i}`, version: 1 } }, editor.key)
               .then((res) => (res.body.data?.updateFeatureFlag?.version === 2 ? 'won' : res.body.errors?.[0]?.extensions?.code)),
@@ -74,11 +83,18 @@ describe('one new flag key, many creators (§3.2)', () => {
   it('creates exactly one flag from 30 concurrent POSTs of one key; the others hear unique', async () => {
     const key = unique('one-key');
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => app.request(flags.flags, { method: 'POST', key: i % 2 ? editor.key : world.owner.key, body: { key, name: `creator ${i}` } })),
+      Array.from({ length: 30 }, (_, i) =>
+        app.request(flags.flags, { method: 'POST', key: i % 2 ? editor.key : world.owner.key, body: { key, name: `creator ${i}` } }),
+      ),
     );
     expect(statuses(answers)).toEqual({ 201: 1, 400: 29 });
     for (const loser of answers.filter((a) => a.status === 400)) {
-      expect(loser.body).toEqual({ type: 'validation_error', code: 'unique', detail: 'There is already a feature flag with this key.', attr: 'key' });
+      expect(loser.body).toEqual({
+        type: 'validation_error',
+        code: 'unique',
+        detail: 'There is already a feature flag with this key.',
+        attr: 'key',
+      });
     }
     const rows = await app.factories.sql('select id from feature_flag where project_id = ? and key = ?', [world.project.id, key]);
     expect(rows.map((r) => Number(r.id))).toEqual([answers.find((a) => a.status === 201)!.body.id]);
@@ -88,7 +104,9 @@ describe('one new flag key, many creators (§3.2)', () => {
     const key = unique('reborn');
     const first = (await app.request(flags.flags, { method: 'POST', key: world.owner.key, body: { key } })).body;
     expect((await app.request(flags.flag(first.id), { method: 'PATCH', key: world.owner.key, body: { deleted: true } })).status).toBe(200);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => app.request(flags.flags, { method: 'POST', key: world.owner.key, body: { key } })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => app.request(flags.flags, { method: 'POST', key: world.owner.key, body: { key } })),
+    );
     expect(statuses(answers)).toEqual({ 201: 1, 400: 19 });
     const rows = await app.factories.sql('select id, deleted from feature_flag where project_id = ? and key = ?', [world.project.id, key]);
     expect(rows).toEqual([{ id: answers.find((a) => a.status === 201)!.body.id, deleted: false }]);
@@ -104,7 +122,10 @@ describe('ingestion: one new distinct id from many requests (ingestion.md §5)',
         fetch(`${app.baseUrl}/batch/`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ api_key: world.project.apiToken, batch: [{ event: 'raced', uuid, distinct_id: distinctId, properties: { $set: { [`p${i}`]: i } } }] }),
+          body: JSON.stringify({
+            api_key: world.project.apiToken,
+            batch: [{ event: 'raced', uuid, distinct_id: distinctId, properties: { $set: { [`p${i}`]: i } } }],
+          }),
         }).then((res) => res.status),
       ),
     );
@@ -115,9 +136,15 @@ describe('ingestion: one new distinct id from many requests (ingestion.md §5)',
     );
     expect(persons).toHaveLength(1);
     expect(Object.keys(persons[0].properties).sort()).toEqual(uuids.map((_, i) => `p${i}`).sort());
-    const distinct = await app.factories.sql('select count(*)::int as n from person_distinct_id where project_id = ? and distinct_id = ?', [world.project.id, distinctId]);
+    const distinct = await app.factories.sql('select count(*)::int as n from person_distinct_id where project_id = ? and distinct_id = ?', [
+      world.project.id,
+      distinctId,
+    ]);
     expect(distinct[0].n).toBe(1);
-    const events = await app.factories.sql('select uuid::text as uuid, person_id from event where project_id = ? and distinct_id = ?', [world.project.id, distinctId]);
+    const events = await app.factories.sql('select uuid::text as uuid, person_id from event where project_id = ? and distinct_id = ?', [
+      world.project.id,
+      distinctId,
+    ]);
     expect(events.map((e) => e.uuid).sort()).toEqual([...uuids].sort());
     expect(new Set(events.map((e) => String(e.person_id)))).toEqual(new Set([persons[0].uuid]));
   });
@@ -129,13 +156,23 @@ describe('role access: one role granted to one flag by many requests (§5.4)', (
     const role = await steps.createRole(world.organization, world.owner.key, { name: unique('granted-once') });
     const flag = await steps.createFlag(world.project.id, world.owner.key, { key: unique('granted-flag') });
     const answers = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => app.request(flags.roleAccesses(flag.id), { method: 'POST', key: i % 2 ? editor.key : world.owner.key, body: { role_id: role.id } })),
+      Array.from({ length: 25 }, (_, i) =>
+        app.request(flags.roleAccesses(flag.id), { method: 'POST', key: i % 2 ? editor.key : world.owner.key, body: { role_id: role.id } }),
+      ),
     );
     expect(statuses(answers)).toEqual({ 201: 1, 400: 24 });
     for (const loser of answers.filter((a) => a.status === 400)) {
-      expect(loser.body).toEqual({ type: 'validation_error', code: 'unique', detail: 'This role already has access to this feature flag.', attr: 'role_id' });
+      expect(loser.body).toEqual({
+        type: 'validation_error',
+        code: 'unique',
+        detail: 'This role already has access to this feature flag.',
+        attr: 'role_id',
+      });
     }
-    const rows = await app.factories.sql('select id from feature_flag_role_access where feature_flag_id = ? and role_id = ?', [flag.id, role.id]);
+    const rows = await app.factories.sql('select id from feature_flag_role_access where feature_flag_id = ? and role_id = ?', [
+      flag.id,
+      role.id,
+    ]);
     expect(rows).toHaveLength(1);
   });
 });

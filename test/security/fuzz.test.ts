@@ -49,7 +49,19 @@ interface Pools {
   flagKey: string[];
 }
 type PoolName = keyof Pools;
-const pools: Pools = { project: [], organization: [], flag: [], experiment: [], role: [], membership: [], roleAccess: [], resourceAccess: [], personalApiKey: [], userUuid: [], flagKey: [] };
+const pools: Pools = {
+  project: [],
+  organization: [],
+  flag: [],
+  experiment: [],
+  role: [],
+  membership: [],
+  roleAccess: [],
+  resourceAccess: [],
+  personalApiKey: [],
+  userUuid: [],
+  flagKey: [],
+};
 const keys: { owner: string; member: string; readOnly: string } = { owner: '', member: '', readOnly: '' };
 let memberUser: Member;
 let readOnlyUser: Member;
@@ -68,21 +80,38 @@ const orgPath = () => `/api/organizations/${world.organization.id}`;
 
 async function newFlag(): Promise<string> {
   const key = `fuzz-target-${++created}`;
-  const flag = await must(ownerCall(`${projectPath()}/feature_flags/`, 'POST', { key, filters: { groups: [{ properties: [], rollout_percentage: 50 }] } }), 'create flag');
+  const flag = await must(
+    ownerCall(`${projectPath()}/feature_flags/`, 'POST', { key, filters: { groups: [{ properties: [], rollout_percentage: 50 }] } }),
+    'create flag',
+  );
   pools.flag.unshift(String(flag.id));
   pools.flagKey.unshift(key);
   return String(flag.id);
 }
 async function newExperiment(): Promise<void> {
-  const exp = await must(ownerCall(`${projectPath()}/experiments/`, 'POST', { name: `Fuzz ${++created}`, feature_flag_key: `fuzz-exp-${created}`, parameters: {}, filters: { events: [{ order: 0, id: '$pageview' }], properties: [] } }), 'create experiment');
+  const exp = await must(
+    ownerCall(`${projectPath()}/experiments/`, 'POST', {
+      name: `Fuzz ${++created}`,
+      feature_flag_key: `fuzz-exp-${created}`,
+      parameters: {},
+      filters: { events: [{ order: 0, id: '$pageview' }], properties: [] },
+    }),
+    'create experiment',
+  );
   pools.experiment.unshift(String(exp.id));
 }
 async function newRole(): Promise<void> {
   const role = await must(ownerCall(`${orgPath()}/roles/`, 'POST', { name: `Fuzz role ${++created}` }), 'create role');
   pools.role.unshift(String(role.id));
-  const membership = await must(ownerCall(`${orgPath()}/roles/${role.id}/role_memberships/`, 'POST', { user_uuid: memberUser.user.uuid }), 'add member');
+  const membership = await must(
+    ownerCall(`${orgPath()}/roles/${role.id}/role_memberships/`, 'POST', { user_uuid: memberUser.user.uuid }),
+    'add member',
+  );
   pools.membership.unshift(String(membership.id));
-  const access = await must(ownerCall(`${projectPath()}/feature_flags/${pools.flag[0]}/role_access/`, 'POST', { role_id: role.id }), 'grant role access');
+  const access = await must(
+    ownerCall(`${projectPath()}/feature_flags/${pools.flag[0]}/role_access/`, 'POST', { role_id: role.id }),
+    'grant role access',
+  );
   pools.roleAccess.unshift(String(access.id));
 }
 async function newResourceAccess(): Promise<void> {
@@ -101,9 +130,14 @@ async function newSpareKey(): Promise<void> {
 
 /** After a successful write: make sure each kind of target exists again, and the callers' keys work. */
 async function heal(): Promise<void> {
-  for (const [name, user] of [['owner', world.owner], ['member', memberUser], ['readOnly', readOnlyUser]] as const) {
+  for (const [name, user] of [
+    ['owner', world.owner],
+    ['member', memberUser],
+    ['readOnly', readOnlyUser],
+  ] as const) {
     const me = await app.request('/api/personal_api_keys/@current/', { key: keys[name] });
-    if (me.status === 401) keys[name] = await app.factories.key(user.user, name === 'readOnly' ? { scopes: ['feature_flag:read', 'experiment:read'] } : {});
+    if (me.status === 401)
+      keys[name] = await app.factories.key(user.user, name === 'readOnly' ? { scopes: ['feature_flag:read', 'experiment:read'] } : {});
   }
   const flag = await ownerCall(`${projectPath()}/feature_flags/${pools.flag[0]}/`);
   if (flag.status !== 200 || flag.body.deleted) await newFlag();
@@ -120,8 +154,24 @@ async function heal(): Promise<void> {
 // The database fingerprint: count and newest xmin per table (any insert, update or delete moves
 // it), except personal_api_key, whose last_used_at is written by any authenticated request.
 
-const TABLES = ['feature_flag', 'experiment', 'role', 'role_membership', 'feature_flag_role_access', 'organization_resource_access', 'person',
-  'person_distinct_id', 'event', 'group', 'group_type_mapping', 'organization', 'organization_membership', 'project', 'app_user', 'dashboard'];
+const TABLES = [
+  'feature_flag',
+  'experiment',
+  'role',
+  'role_membership',
+  'feature_flag_role_access',
+  'organization_resource_access',
+  'person',
+  'person_distinct_id',
+  'event',
+  'group',
+  'group_type_mapping',
+  'organization',
+  'organization_membership',
+  'project',
+  'app_user',
+  'dashboard',
+];
 const FINGERPRINT_SQL = [
   ...TABLES.map((t) => `select '${t}' as t, count(*)::text || ':' || coalesce(max(xmin::text::bigint), 0)::text as f from "${t}"`),
   `select 'personal_api_key', md5(coalesce(string_agg((to_jsonb(k) - 'last_used_at')::text, ',' order by k.id), '')) from personal_api_key k`,
@@ -160,7 +210,15 @@ interface Answer {
 function send(req: Sent): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const r = httpRequest(
-      { host: '127.0.0.1', port, method: req.method, path: req.path, headers: req.headers, agent: false, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
+      {
+        host: '127.0.0.1',
+        port,
+        method: req.method,
+        path: req.path,
+        headers: req.headers,
+        agent: false,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -176,8 +234,14 @@ function send(req: Sent): Promise<Answer> {
 
 function show(req: Sent): string {
   const headers = { ...req.headers };
-  for (const [k, v] of Object.entries(headers)) if (k === 'authorization') headers[k] = ([] as string[]).concat(v).map((x) => x.replace(/phx_\w+/g, 'phx_<key>'));
-  const body = req.body === undefined ? '' : req.body.length > 600 ? `${JSON.stringify(req.body.subarray(0, 600).toString('utf8'))}… (${req.body.length} bytes)` : JSON.stringify(req.body.toString('utf8'));
+  for (const [k, v] of Object.entries(headers))
+    if (k === 'authorization') headers[k] = ([] as string[]).concat(v).map((x) => x.replace(/phx_\w+/g, 'phx_<key>'));
+  const body =
+    req.body === undefined
+      ? ''
+      : req.body.length > 600
+        ? `${JSON.stringify(req.body.subarray(0, 600).toString('utf8'))}… (${req.body.length} bytes)`
+        : JSON.stringify(req.body.toString('utf8'));
   return `${req.method} ${req.path.length > 300 ? `${req.path.slice(0, 300)}…` : req.path} headers=${JSON.stringify(headers)} body=${body}`;
 }
 
@@ -209,7 +273,10 @@ function toJson(v: unknown): string {
   if (v instanceof Raw) return v.text;
   if (v instanceof Dup) return `{${v.pairs.map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`).join(',')}}`;
   if (Array.isArray(v)) return `[${v.map(toJson).join(',')}]`;
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`).join(',')}}`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${toJson(x)}`)
+      .join(',')}}`;
   if (v === undefined || typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') return 'null';
   return JSON.stringify(v); // lone surrogates and NUL come out as \ud800 and \u0000 escapes
 }
@@ -217,31 +284,137 @@ function toJson(v: unknown): string {
 /** For form bodies and query strings: a flat text of a value. */
 const flat = (v: unknown): string => (typeof v === 'string' ? v : toJson(v));
 
-const FIELD_NAMES = ['key', 'name', 'filters', 'groups', 'properties', 'variants', 'multivariate', 'payloads', 'rollout_percentage', 'variant',
-  'aggregation_group_type_index', 'parameters', 'feature_flag_key', 'role_id', 'user_uuid', 'deleted', 'active', 'version', 'tags', 'description',
-  'start_date', 'end_date', 'archived', 'secondary_metrics', 'created_at', 'created_by', 'id', 'resource', 'access_level', 'feature_flags_access_level',
-  'label', 'scopes', 'scoped_teams', 'scoped_organizations', 'ensure_experience_continuity', 'rollback_conditions', 'analytics_dashboards',
-  'evaluation_runtime', 'condition', 'group_type_index', 'distinct_id', 'type', 'operator', 'value', '__proto__', 'constructor', ''];
+const FIELD_NAMES = [
+  'key',
+  'name',
+  'filters',
+  'groups',
+  'properties',
+  'variants',
+  'multivariate',
+  'payloads',
+  'rollout_percentage',
+  'variant',
+  'aggregation_group_type_index',
+  'parameters',
+  'feature_flag_key',
+  'role_id',
+  'user_uuid',
+  'deleted',
+  'active',
+  'version',
+  'tags',
+  'description',
+  'start_date',
+  'end_date',
+  'archived',
+  'secondary_metrics',
+  'created_at',
+  'created_by',
+  'id',
+  'resource',
+  'access_level',
+  'feature_flags_access_level',
+  'label',
+  'scopes',
+  'scoped_teams',
+  'scoped_organizations',
+  'ensure_experience_continuity',
+  'rollback_conditions',
+  'analytics_dashboards',
+  'evaluation_runtime',
+  'condition',
+  'group_type_index',
+  'distinct_id',
+  'type',
+  'operator',
+  'value',
+  '__proto__',
+  'constructor',
+  '',
+];
 
-const HUGE_NUMBERS = ['9223372036854775807', '9223372036854775808', '-9223372036854775808', '2147483648', '-2147483649', '1e400', '-1e400', '1e-400',
-  '123456789012345678901234567890', '0.1e1', '-0', '1.0', '4294967296'];
+const HUGE_NUMBERS = [
+  '9223372036854775807',
+  '9223372036854775808',
+  '-9223372036854775808',
+  '2147483648',
+  '-2147483649',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '123456789012345678901234567890',
+  '0.1e1',
+  '-0',
+  '1.0',
+  '4294967296',
+];
 
 const weirdText = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 20 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('\u0000', '\ud800', '\udfff', 'é', '𝟘', '\u202e', '\ufeff', '%', '/', '.', '"', '\\'), maxLength: 8 }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.constantFrom('\u0000', '\ud800', '\udfff', 'é', '𝟘', '\u202e', '\ufeff', '%', '/', '.', '"', '\\'),
+      maxLength: 8,
+    }),
+  },
   {
     weight: 4,
-    arbitrary: fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '..', '../..', '%00', '%', '%zz', '%ff', '@current', 'null', 'true',
-      'False', 'NaN', 'Infinity', '-0', '1e400', '9223372036854775807', '-1', '0', '1.5', '２', 'é', '<script>', "' or 1=1 --", '$1', '\n\r\t',
-      '2024-02-30T00:00', '9999-12-31T23:59:59Z', '10000-01-01T00:00:00Z', '0000-01-01', '00000000-0000-0000-0000-000000000000', 'feature flags', 'control', 'test'),
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\u0000',
+      'a\u0000b',
+      '\ud800',
+      'x\udfffy',
+      '..',
+      '../..',
+      '%00',
+      '%',
+      '%zz',
+      '%ff',
+      '@current',
+      'null',
+      'true',
+      'False',
+      'NaN',
+      'Infinity',
+      '-0',
+      '1e400',
+      '9223372036854775807',
+      '-1',
+      '0',
+      '1.5',
+      '２',
+      'é',
+      '<script>',
+      "' or 1=1 --",
+      '$1',
+      '\n\r\t',
+      '2024-02-30T00:00',
+      '9999-12-31T23:59:59Z',
+      '10000-01-01T00:00:00Z',
+      '0000-01-01',
+      '00000000-0000-0000-0000-000000000000',
+      'feature flags',
+      'control',
+      'test',
+    ),
   },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 256, max: 10_000 }), fc.constantFrom('x', 'é', '\u0000', '𝟘')).map(([n, c]) => c.repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer({ min: 256, max: 10_000 }), fc.constantFrom('x', 'é', '\u0000', '𝟘')).map(([n, c]) => c.repeat(n)),
+  },
 );
 
 const weirdScalar: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: weirdText },
-  { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 1, 21, 37, 50, 100, 101, 2 ** 31, 2 ** 53, Number.MAX_VALUE)) },
+  {
+    weight: 2,
+    arbitrary: fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 1, 21, 37, 50, 100, 101, 2 ** 31, 2 ** 53, Number.MAX_VALUE)),
+  },
   { weight: 1, arbitrary: fc.constantFrom(...HUGE_NUMBERS).map((n) => new Raw(n)) },
   { weight: 2, arbitrary: fc.constantFrom(null, true, false) },
 );
@@ -251,28 +424,63 @@ const deep = fc.tuple(fc.integer({ min: 2, max: 50 }), fc.boolean(), fc.constant
   for (let i = 0; i < depth; i++) v = arrays ? [v] : { [field]: v };
   return v;
 });
-const veryDeep = fc.tuple(fc.constantFrom(999, 1000, 1001, 1500, 5000), fc.boolean()).map(([depth, arrays]) =>
-  new Raw(arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
-);
+const veryDeep = fc
+  .tuple(fc.constantFrom(999, 1000, 1001, 1500, 5000), fc.boolean())
+  .map(([depth, arrays]) => new Raw(arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`));
 
 const { value: anyValue } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
     { weight: 5, arbitrary: weirdScalar },
     { weight: 1, arbitrary: fc.array(tie('value'), { maxLength: 4 }) },
-    { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...FIELD_NAMES), fc.string({ maxLength: 6 })), tie('value'), { maxKeys: 4 }) },
-    { weight: 1, arbitrary: fc.array(fc.tuple(fc.constantFrom('key', 'name', 'id', 'a', '__proto__'), tie('value')), { minLength: 2, maxLength: 4 }).map((p) => new Dup(p)) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...FIELD_NAMES), fc.string({ maxLength: 6 })), tie('value'), { maxKeys: 4 }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.tuple(fc.constantFrom('key', 'name', 'id', 'a', '__proto__'), tie('value')), { minLength: 2, maxLength: 4 })
+        .map((p) => new Dup(p)),
+    },
   ),
 }));
-const value = fc.oneof({ weight: 12, arbitrary: anyValue }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) }, { weight: 1, arbitrary: deep }, { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) });
+const value = fc.oneof(
+  { weight: 12, arbitrary: anyValue },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: deep },
+  { weight: 1, arbitrary: fc.anything({ maxDepth: 2 }) },
+);
 
-const orWeird = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: arb as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: value });
+const orWeird = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 3, arbitrary: arb as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: value });
 const property = fc.record(
   {
     key: orWeird(fc.constantFrom('email', 'plan', '$group_key', 'id')),
     value: value,
-    operator: orWeird(fc.constantFrom('exact', 'is_not', 'icontains', 'not_icontains', 'regex', 'not_regex', 'gt', 'gte', 'lt', 'lte', 'is_set', 'is_not_set',
-      'is_date_before', 'is_date_after', 'is_date_exact', 'in', 'not_in', 'semver_gt', 'bogus')),
+    operator: orWeird(
+      fc.constantFrom(
+        'exact',
+        'is_not',
+        'icontains',
+        'not_icontains',
+        'regex',
+        'not_regex',
+        'gt',
+        'gte',
+        'lt',
+        'lte',
+        'is_set',
+        'is_not_set',
+        'is_date_before',
+        'is_date_after',
+        'is_date_exact',
+        'in',
+        'not_in',
+        'semver_gt',
+        'bogus',
+      ),
+    ),
     type: orWeird(fc.constantFrom('person', 'cohort', 'group', 'event', 'flag', 'x')),
     group_type_index: orWeird(fc.integer({ min: -1, max: 6 })),
   },
@@ -281,8 +489,35 @@ const property = fc.record(
 const rollout = orWeird(fc.oneof(fc.integer({ min: -10, max: 110 }), fc.double({ min: 0, max: 100, noNaN: true })));
 const filters = fc.record(
   {
-    groups: orWeird(fc.array(fc.record({ properties: orWeird(fc.array(property, { maxLength: 3 })), rollout_percentage: rollout, variant: orWeird(fc.constantFrom('control', 'test', '')) }, { requiredKeys: [] }), { maxLength: 3 })),
-    multivariate: orWeird(fc.record({ variants: orWeird(fc.array(fc.record({ key: orWeird(fc.constantFrom('control', 'test', 'a')), name: value, rollout_percentage: rollout }, { requiredKeys: [] }), { maxLength: 4 })) }, { requiredKeys: [] })),
+    groups: orWeird(
+      fc.array(
+        fc.record(
+          {
+            properties: orWeird(fc.array(property, { maxLength: 3 })),
+            rollout_percentage: rollout,
+            variant: orWeird(fc.constantFrom('control', 'test', '')),
+          },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 3 },
+      ),
+    ),
+    multivariate: orWeird(
+      fc.record(
+        {
+          variants: orWeird(
+            fc.array(
+              fc.record(
+                { key: orWeird(fc.constantFrom('control', 'test', 'a')), name: value, rollout_percentage: rollout },
+                { requiredKeys: [] },
+              ),
+              { maxLength: 4 },
+            ),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
     payloads: value,
     aggregation_group_type_index: orWeird(fc.integer({ min: -1, max: 6 })),
   },
@@ -294,7 +529,20 @@ const fieldValue = (field: string): fc.Arbitrary<unknown> => {
     case 'filters':
       return fc.oneof({ weight: 3, arbitrary: filters }, { weight: 1, arbitrary: value }, { weight: 1, arbitrary: veryDeep });
     case 'parameters':
-      return fc.oneof(fc.record({ feature_flag_variants: orWeird(fc.array(fc.record({ key: orWeird(fc.constantFrom('control', 'test')), rollout_percentage: rollout }, { requiredKeys: [] }), { maxLength: 3 })), recommended_sample_size: value }, { requiredKeys: [] }), value);
+      return fc.oneof(
+        fc.record(
+          {
+            feature_flag_variants: orWeird(
+              fc.array(fc.record({ key: orWeird(fc.constantFrom('control', 'test')), rollout_percentage: rollout }, { requiredKeys: [] }), {
+                maxLength: 3,
+              }),
+            ),
+            recommended_sample_size: value,
+          },
+          { requiredKeys: [] },
+        ),
+        value,
+      );
     case 'key':
     case 'feature_flag_key':
       return fc.oneof(fc.stringMatching(/^[a-z0-9_-]{1,20}$/), fc.constant('@flagKey'), value);
@@ -309,7 +557,10 @@ const fieldValue = (field: string): fc.Arbitrary<unknown> => {
     case 'version':
       return fc.oneof(fc.integer({ min: -1, max: 5 }), fc.constant(new Raw('9223372036854775807')), value);
     case 'scopes':
-      return fc.oneof(fc.array(fc.constantFrom('*', 'feature_flag:read', 'feature_flag:write', 'organization:write', 'bogus', ''), { maxLength: 3 }), value);
+      return fc.oneof(
+        fc.array(fc.constantFrom('*', 'feature_flag:read', 'feature_flag:write', 'organization:write', 'bogus', ''), { maxLength: 3 }),
+        value,
+      );
     default:
       return value;
   }
@@ -317,8 +568,18 @@ const fieldValue = (field: string): fc.Arbitrary<unknown> => {
 
 /** An object with the API's real field names among others; sometimes with duplicated keys. */
 const bodyObject = fc
-  .tuple(fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELD_NAMES) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) }).chain((f) => fieldValue(f).map((v) => [f, v] as [string, unknown])), { maxLength: 6 }), fc.boolean())
-  .map(([pairs, keepDuplicates]) => (keepDuplicates && new Set(pairs.map((p) => p[0])).size < pairs.length ? new Dup(pairs) : Object.fromEntries(pairs)));
+  .tuple(
+    fc.array(
+      fc
+        .oneof({ weight: 4, arbitrary: fc.constantFrom(...FIELD_NAMES) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) })
+        .chain((f) => fieldValue(f).map((v) => [f, v] as [string, unknown])),
+      { maxLength: 6 },
+    ),
+    fc.boolean(),
+  )
+  .map(([pairs, keepDuplicates]) =>
+    keepDuplicates && new Set(pairs.map((p) => p[0])).size < pairs.length ? new Dup(pairs) : Object.fromEntries(pairs),
+  );
 
 /** Placeholders for real objects, resolved when the case runs (pools change as writes succeed). */
 function resolve(v: unknown): unknown {
@@ -333,30 +594,108 @@ function resolve(v: unknown): unknown {
 
 // Bodies: [bytes (resolved at run time), the content type that fits them]
 type BodyGen = { make: () => Buffer; natural: string } | null;
-const INVALID_JSON = ['{bad', '{"a":', '', ' ', '{"key":"a",}', "{'key':'a'}", 'NaN', '\ufeff{}', '{"key":"a\u0000"}', '[', '{"key":"a"}}', '{"key":"a"} {"key":"b"}',
-  '{"key":"\\ud800"}', '{"key":"\\x00"}', '{"key":"\\u00"}', '{"key":01}', '{"key":1e}', '{"key":-}', '{"key":"a" "name":"b"}', '{key:"a"}', '\u0000', 'null', 'true', '1', '"s"', '[]', '{}'];
+const INVALID_JSON = [
+  '{bad',
+  '{"a":',
+  '',
+  ' ',
+  '{"key":"a",}',
+  "{'key':'a'}",
+  'NaN',
+  '\ufeff{}',
+  '{"key":"a\u0000"}',
+  '[',
+  '{"key":"a"}}',
+  '{"key":"a"} {"key":"b"}',
+  '{"key":"\\ud800"}',
+  '{"key":"\\x00"}',
+  '{"key":"\\u00"}',
+  '{"key":01}',
+  '{"key":1e}',
+  '{"key":-}',
+  '{"key":"a" "name":"b"}',
+  '{key:"a"}',
+  '\u0000',
+  'null',
+  'true',
+  '1',
+  '"s"',
+  '[]',
+  '{}',
+];
 const body: fc.Arbitrary<BodyGen> = fc.oneof(
   { weight: 2, arbitrary: fc.constant(null) },
   { weight: 8, arbitrary: bodyObject.map((o) => ({ make: () => Buffer.from(toJson(resolve(o))), natural: 'application/json' })) },
   { weight: 2, arbitrary: value.map((v) => ({ make: () => Buffer.from(toJson(v)), natural: 'application/json' })) },
-  { weight: 2, arbitrary: fc.oneof(fc.constantFrom(...INVALID_JSON), fc.string({ maxLength: 30 })).map((t) => ({ make: () => Buffer.from(t), natural: 'application/json' })) },
-  { weight: 1, arbitrary: fc.tuple(bodyObject, fc.nat()).map(([o, cut]) => ({ make: () => { const t = toJson(resolve(o)); return Buffer.from(t.slice(0, t.length ? cut % t.length : 0)); }, natural: 'application/json' })) },
-  { weight: 1, arbitrary: veryDeep.map((r) => ({ make: () => Buffer.from(`{"filters":${r.text},"name":${r.text}}`), natural: 'application/json' })) },
   {
     weight: 2,
-    arbitrary: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...FIELD_NAMES, 'filters[groups][0]', 'key[]', 'a.b'), weirdText), fc.oneof(weirdText, value)), { maxLength: 6 }).map((pairs) => ({
-      make: () => Buffer.from(pairs.map(([k, v]) => `${enc(k)}=${enc(flat(resolve(v)))}`).join('&')),
-      natural: 'application/x-www-form-urlencoded',
+    arbitrary: fc
+      .oneof(fc.constantFrom(...INVALID_JSON), fc.string({ maxLength: 30 }))
+      .map((t) => ({ make: () => Buffer.from(t), natural: 'application/json' })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(bodyObject, fc.nat()).map(([o, cut]) => ({
+      make: () => {
+        const t = toJson(resolve(o));
+        return Buffer.from(t.slice(0, t.length ? cut % t.length : 0));
+      },
+      natural: 'application/json',
     })),
   },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => ({ make: () => Buffer.from(b), natural: 'application/octet-stream' })) },
-  { weight: 1, arbitrary: fc.constantFrom(Buffer.from([0x7b, 0x22, 0x6b, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]), Buffer.from([0xc3, 0x28]), Buffer.from('\u00e9', 'latin1')).map((b) => ({ make: () => b, natural: 'application/json' })) },
+  {
+    weight: 1,
+    arbitrary: veryDeep.map((r) => ({ make: () => Buffer.from(`{"filters":${r.text},"name":${r.text}}`), natural: 'application/json' })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(
+        fc.tuple(fc.oneof(fc.constantFrom(...FIELD_NAMES, 'filters[groups][0]', 'key[]', 'a.b'), weirdText), fc.oneof(weirdText, value)),
+        { maxLength: 6 },
+      )
+      .map((pairs) => ({
+        make: () => Buffer.from(pairs.map(([k, v]) => `${enc(k)}=${enc(flat(resolve(v)))}`).join('&')),
+        natural: 'application/x-www-form-urlencoded',
+      })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.uint8Array({ maxLength: 200 }).map((b) => ({ make: () => Buffer.from(b), natural: 'application/octet-stream' })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(
+        Buffer.from([0x7b, 0x22, 0x6b, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('\u00e9', 'latin1'),
+      )
+      .map((b) => ({ make: () => b, natural: 'application/json' })),
+  },
 );
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=----x',
-  'application/json; charset=utf-16', 'application/json; charset=latin1', 'application/octet-stream', '*/*', 'application/merge-patch+json', 'application/graphql',
-  'application/json, text/plain', 'garbage', ''];
-const contentType = fc.oneof({ weight: 5, arbitrary: fc.constant('natural') }, { weight: 1, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) });
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/x-www-form-urlencoded',
+  'text/plain',
+  'multipart/form-data; boundary=----x',
+  'application/json; charset=utf-16',
+  'application/json; charset=latin1',
+  'application/octet-stream',
+  '*/*',
+  'application/merge-patch+json',
+  'application/graphql',
+  'application/json, text/plain',
+  'garbage',
+  '',
+];
+const contentType = fc.oneof(
+  { weight: 5, arbitrary: fc.constant('natural') },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+);
 
 /** Header values must be printable Latin-1 for node:http; anything else is percent-encoded. */
 const headerSafe = (s: string) => s.replace(/[^\x20-\x7e\xa0-\xff]/g, (c) => enc(c));
@@ -365,16 +704,58 @@ const auth = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom<string[] | string | undefined>('member', 'readOnly') },
   { weight: 1, arbitrary: fc.constant(undefined) },
   { weight: 1, arbitrary: weirdText.map((t) => `Bearer ${headerSafe(t).slice(0, 4000)}`) },
-  { weight: 1, arbitrary: fc.constantFrom('Bearer ', 'Bearer phx_', 'Basic Zm9vOmJhcg==', 'bearer owner', 'owner', ['owner', 'Bearer phx_bogus'], ['Bearer phx_bogus', 'owner']) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'Bearer ',
+      'Bearer phx_',
+      'Basic Zm9vOmJhcg==',
+      'bearer owner',
+      'owner',
+      ['owner', 'Bearer phx_bogus'],
+      ['Bearer phx_bogus', 'owner'],
+    ),
+  },
 );
 function authHeader(a: string[] | string | undefined): string | string[] | undefined {
-  const one = (x: string) => (x === 'owner' || x === 'member' || x === 'readOnly' ? `Bearer ${keys[x]}` : x.replace(/\b(owner)\b/, keys.owner));
+  const one = (x: string) =>
+    x === 'owner' || x === 'member' || x === 'readOnly' ? `Bearer ${keys[x]}` : x.replace(/\b(owner)\b/, keys.owner);
   if (a === undefined) return undefined;
   return Array.isArray(a) ? a.map(one) : one(a);
 }
 const extraHeaders = fc.dictionary(
-  fc.constantFrom('accept', 'accept-encoding', 'content-encoding', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'origin', 'if-none-match', 'x-request-id', 'accept-language', 'x-http-method-override'),
-  fc.oneof(fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'bogus', 'gzip, gzip', '*/*', 'text/html', 'W/"x"', '*', 'DELETE', 'null', '::1', '0.0.0.0, 1.1.1.1'), weirdText.map((t) => headerSafe(t).slice(0, 2000))),
+  fc.constantFrom(
+    'accept',
+    'accept-encoding',
+    'content-encoding',
+    'x-forwarded-for',
+    'x-forwarded-proto',
+    'x-forwarded-host',
+    'origin',
+    'if-none-match',
+    'x-request-id',
+    'accept-language',
+    'x-http-method-override',
+  ),
+  fc.oneof(
+    fc.constantFrom(
+      'gzip',
+      'deflate',
+      'br',
+      'identity',
+      'bogus',
+      'gzip, gzip',
+      '*/*',
+      'text/html',
+      'W/"x"',
+      '*',
+      'DELETE',
+      'null',
+      '::1',
+      '0.0.0.0, 1.1.1.1',
+    ),
+    weirdText.map((t) => headerSafe(t).slice(0, 2000)),
+  ),
   { maxKeys: 2 },
 );
 
@@ -382,24 +763,79 @@ const extraHeaders = fc.dictionary(
 type Param = { valid: true; pick: number } | { valid: false; text: string; raw: boolean };
 const param: fc.Arbitrary<Param> = fc.oneof(
   { weight: 5, arbitrary: fc.oneof(fc.constant(0), fc.constant(0), fc.nat(3)).map((pick): Param => ({ valid: true, pick })) },
-  { weight: 1, arbitrary: fc.tuple(fc.oneof(weirdText, fc.constantFrom(...HUGE_NUMBERS), fc.bigInt().map(String)), fc.boolean()).map(([text, raw]): Param => ({ valid: false, text, raw })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.oneof(weirdText, fc.constantFrom(...HUGE_NUMBERS), fc.bigInt().map(String)), fc.boolean())
+      .map(([text, raw]): Param => ({ valid: false, text, raw })),
+  },
 );
 /** Percent-encodes what node:http refuses in a path; keeps `..`, `%`, Latin-1 bytes (invalid UTF-8) raw. */
 const rawPath = (s: string) => s.replace(/[^\x21-\xff]|[?#]/g, (c) => enc(c));
-const QUERY_KEYS = ['limit', 'offset', 'search', 'active', 'type', 'tags', 'created_by_id', 'status', 'archived', 'token', 'distinct_id', 'groups', 'key',
-  'id', 'properties', 'person_id', 'event', 'after', 'before', 'order', 'evaluation_runtime', 'send_cohorts', 'personal_api_key', 'format', 'limit[]'];
+const QUERY_KEYS = [
+  'limit',
+  'offset',
+  'search',
+  'active',
+  'type',
+  'tags',
+  'created_by_id',
+  'status',
+  'archived',
+  'token',
+  'distinct_id',
+  'groups',
+  'key',
+  'id',
+  'properties',
+  'person_id',
+  'event',
+  'after',
+  'before',
+  'order',
+  'evaluation_runtime',
+  'send_cohorts',
+  'personal_api_key',
+  'format',
+  'limit[]',
+];
 const query = fc.oneof(
   { weight: 2, arbitrary: fc.constant('') },
   {
     weight: 3,
-    arbitrary: fc.tuple(fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: weirdText }), fc.oneof(weirdText, value, fc.constantFrom(...HUGE_NUMBERS)), fc.boolean()), { maxLength: 5 }), fc.boolean()).map(
-      ([pairs, repeat]) => {
+    arbitrary: fc
+      .tuple(
+        fc.array(
+          fc.tuple(
+            fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: weirdText }),
+            fc.oneof(weirdText, value, fc.constantFrom(...HUGE_NUMBERS)),
+            fc.boolean(),
+          ),
+          { maxLength: 5 },
+        ),
+        fc.boolean(),
+      )
+      .map(([pairs, repeat]) => {
         const all = repeat && pairs.length ? [...pairs, pairs[0]] : pairs;
         return `?${all.map(([k, v, raw]) => (raw ? `${rawPath(k)}=${rawPath(flat(v))}` : `${enc(k)}=${enc(flat(v))}`)).join('&')}`;
-      },
+      }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '?',
+      '?&&',
+      '?=',
+      '?limit',
+      '?limit=1&limit=2&limit=3',
+      '?offset=%',
+      '?search=%zz',
+      '?a[b][c]=1',
+      '?tags=[1',
+      '?token=phc_x&token=',
+      '?%00=%00',
     ),
   },
-  { weight: 1, arbitrary: fc.constantFrom('?', '?&&', '?=', '?limit', '?limit=1&limit=2&limit=3', '?offset=%', '?search=%zz', '?a[b][c]=1', '?tags=[1', '?token=phc_x&token=', '?%00=%00') },
 );
 
 /** Which pool a route's path parameter is drawn from. */
@@ -447,8 +883,14 @@ beforeAll(async () => {
   pools.organization.push(world.organization.id, '@current', other.organization.id);
 
   // the other world's objects, at the end of each pool (picked with the highest index)
-  const otherFlag = await must(app.request(`/api/projects/${other.project.id}/feature_flags/`, { method: 'POST', key: other.owner.key, body: { key: 'other' } }), 'other flag');
-  const otherRole = await must(app.request(`/api/organizations/${other.organization.id}/roles/`, { method: 'POST', key: other.owner.key, body: { name: 'Other' } }), 'other role');
+  const otherFlag = await must(
+    app.request(`/api/projects/${other.project.id}/feature_flags/`, { method: 'POST', key: other.owner.key, body: { key: 'other' } }),
+    'other flag',
+  );
+  const otherRole = await must(
+    app.request(`/api/organizations/${other.organization.id}/roles/`, { method: 'POST', key: other.owner.key, body: { name: 'Other' } }),
+    'other role',
+  );
 
   await newFlag();
   await newExperiment();
@@ -469,174 +911,226 @@ describe('fuzz', () => {
     expect(after.personal_api_key).toBe(before.personal_api_key); // last_used_at is left out
   });
 
-  it(`REST: every route, ${REST_RUNS} generated requests (seed ${SEED}): no 5xx, no hang, a refusal changes nothing`, async () => {
-    const restRoutes = routes.map((r) => ({ method: r.method, path: r.path }));
-    // CONNECT is left out: Node's http server closes the socket itself (no 'connect' listener), the app never sees it.
-    const otherMethods = ['HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'QUERY'];
-    const request = fc.record({
-      route: fc.nat(restRoutes.length - 1),
-      method: fc.oneof({ weight: 12, arbitrary: fc.constant(null) }, { weight: 2, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'PUT', 'DELETE') }, { weight: 1, arbitrary: fc.constantFrom(...otherMethods) }),
-      params: fc.array(param, { minLength: 4, maxLength: 4 }),
-      trailingSlash: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('/', '') }, { weight: 1, arbitrary: fc.constantFrom('//', '/..', '/.', '/%2e%2e', '/x') }),
-      query,
-      body,
-      contentType,
-      auth,
-      extra: extraHeaders,
-    });
-    const counts = { total: 0, refused: 0 };
-    const statuses: Record<number, number> = {};
-    await fc.assert(
-      fc.asyncProperty(request, async (c) => {
-        const route = restRoutes[c.route];
-        let i = 0;
-        const path = route.path.replace(/:([a-z_]+)/g, (_, name: string) => resolveParam(route.path, name, c.params[i++]));
-        const headers: Record<string, string | string[]> = { ...c.extra };
-        const authorization = authHeader(c.auth);
-        if (authorization !== undefined) headers.authorization = authorization;
-        const bytes = c.body?.make();
-        const type = c.contentType === 'natural' ? c.body?.natural : c.contentType;
-        if (type !== undefined && (bytes !== undefined || c.contentType !== 'natural')) headers['content-type'] = type;
-        const method = c.method ?? route.method;
-        const req: Sent = { method, path: `${path}${c.trailingSlash}${c.query}`, headers, body: bytes };
-        if (!known) known = await fingerprint();
-        const res = await send(req);
-        counts.total += 1;
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-        if (process.env.FUZZ_DEBUG) console.log(res.status, res.text.slice(0, 200), show(req).slice(0, 400));
-        if (res.status >= 500) throw new Error(`${res.status} ${res.text.slice(0, 300)} for ${show(req)}`);
-        if (isRefused(res.status)) {
-          counts.refused += 1;
-          await checkUnchanged(() => `${res.status} for ${show(req)}`);
-        } else {
-          known = null;
-          if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') await heal();
-        }
-      }),
-      { seed: SEED, numRuns: REST_RUNS },
-    );
-    console.log(`REST fuzz: ${counts.total} requests (${counts.refused} refused; statuses ${JSON.stringify(statuses)}), seed ${SEED}`);
-  }, testTimeout(REST_RUNS));
-
-  it(`GraphQL: every mutation, ${GRAPHQL_RUNS} generated operations (seed ${SEED}): no 5xx or INTERNAL_SERVER_ERROR, a refusal changes nothing`, async () => {
-    const mutationFields = Object.values(schema.getMutationType()!.getFields());
-    expect(mutationFields.length).toBeGreaterThan(10);
-
-    const idPool = (field: string, arg: string): PoolName | null => {
-      if (arg === 'projectId') return 'project';
-      if (arg === 'organizationId') return 'organization';
-      if (arg === 'featureFlagId') return 'flag';
-      if (arg === 'roleId') return 'role';
-      if (arg !== 'id') return null;
-      if (/RoleAccess/.test(field)) return 'roleAccess';
-      if (/RoleMember/.test(field)) return 'membership';
-      if (/ResourceAccess/.test(field)) return 'resourceAccess';
-      if (/PersonalApiKey/.test(field)) return 'personalApiKey';
-      if (/Experiment/.test(field)) return 'experiment';
-      if (/Role/.test(field)) return 'role';
-      return 'flag';
-    };
-    const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    const inputArb = (field: GraphQLField<unknown, unknown>, argName: string): fc.Arbitrary<unknown> => {
-      const arg = field.args.find((a) => a.name === argName)!;
-      const named = getNamedType(arg.type);
-      if (!isInputObjectType(named)) return value;
-      const names = Object.keys(named.getFields());
-      const fieldArb = fc.oneof({ weight: 15, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: fc.constantFrom(...names.map(snake), ...FIELD_NAMES) });
-      const fields = named.getFields();
-      // mostly a value GraphQL's coercion lets through (so the resolver and service see it), sometimes anything
-      const typed = (f: string): fc.Arbitrary<unknown> => {
-        const t = fields[f] ? getNamedType(fields[f].type).name : 'JSON';
-        const real = fieldValue(snake(f));
-        if (t === 'String' || t === 'ID') return fc.oneof(real.filter((v) => typeof v === 'string'), weirdText, fc.constant('@flagKey'));
-        if (t === 'Int') return fc.oneof(fc.integer({ min: -5, max: 100 }), fc.constantFrom(21, 37, 2147483647, -2147483648));
-        if (t === 'Float') return fc.double({ noNaN: true, noDefaultInfinity: true });
-        if (t === 'Boolean') return fc.boolean();
-        return real;
-      };
-      const obj = fc
-        .array(fieldArb.chain((f) => fc.oneof({ weight: 8, arbitrary: typed(f) }, { weight: 1, arbitrary: fieldValue(snake(f)) }).map((v) => [f, v] as [string, unknown])), { maxLength: 5 })
-        .map((pairs) => Object.fromEntries(pairs));
-      return fc.oneof({ weight: 5, arbitrary: obj }, { weight: 1, arbitrary: value });
-    };
-    const argValue = (field: GraphQLField<unknown, unknown>, argName: string): fc.Arbitrary<unknown> => {
-      if (argName === 'input') return inputArb(field, argName);
-      const pool = idPool(field.name, argName);
-      return fc.oneof(
-        { weight: 6, arbitrary: fc.oneof(fc.constant(0), fc.constant(0), fc.nat(3)).map((pick) => ({ __pick: pick, pool })) },
-        { weight: 1, arbitrary: fc.oneof(weirdText, fc.integer(), fc.constantFrom(...HUGE_NUMBERS)) },
-        { weight: 1, arbitrary: value },
-      );
-    };
-    const pickValue = (v: unknown, isInt: boolean): unknown => {
-      if (v && typeof v === 'object' && '__pick' in v) {
-        const { __pick, pool } = v as { __pick: number; pool: PoolName | null };
-        const list = pool ? pools[pool] : [];
-        const chosen = list.length ? list[Math.min(__pick, list.length - 1)] : '1';
-        return isInt && /^\d+$/.test(chosen) ? Number(chosen) : chosen;
-      }
-      return resolve(v);
-    };
-    const operation = fc.nat(mutationFields.length - 1).chain((index) => {
-      const field = mutationFields[index];
-      return fc.record({
-        index: fc.constant(index),
-        variables: fc.tuple(...field.args.map((a) => argValue(field, a.name))),
-        omit: fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat(field.args.length - 1) }),
-        auth,
-        contentType: fc.oneof({ weight: 8, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
-        garbage: fc.oneof(
-          { weight: 10, arbitrary: fc.constant(null) },
-          { weight: 1, arbitrary: fc.oneof(fc.constantFrom(...INVALID_JSON), fc.string({ maxLength: 40 }), veryDeep.map((r) => `{"query":"mutation { a }","variables":${r.text}}`)) },
+  it(
+    `REST: every route, ${REST_RUNS} generated requests (seed ${SEED}): no 5xx, no hang, a refusal changes nothing`,
+    async () => {
+      const restRoutes = routes.map((r) => ({ method: r.method, path: r.path }));
+      // CONNECT is left out: Node's http server closes the socket itself (no 'connect' listener), the app never sees it.
+      const otherMethods = ['HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'QUERY'];
+      const request = fc.record({
+        route: fc.nat(restRoutes.length - 1),
+        method: fc.oneof(
+          { weight: 12, arbitrary: fc.constant(null) },
+          { weight: 2, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'PUT', 'DELETE') },
+          { weight: 1, arbitrary: fc.constantFrom(...otherMethods) },
         ),
-        batch: fc.oneof({ weight: 15, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+        params: fc.array(param, { minLength: 4, maxLength: 4 }),
+        trailingSlash: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom('/', '') },
+          { weight: 1, arbitrary: fc.constantFrom('//', '/..', '/.', '/%2e%2e', '/x') },
+        ),
+        query,
+        body,
+        contentType,
+        auth,
+        extra: extraHeaders,
       });
-    });
-    const counts = { total: 0, refused: 0 };
-    const statuses: Record<string, number> = {};
-    await fc.assert(
-      fc.asyncProperty(operation, async (c) => {
-        const field = mutationFields[c.index];
-        const returns = getNamedType(field.type);
-        const selection = isObjectType(returns) ? ' { __typename }' : '';
-        const args = field.args.filter((_, i) => i !== c.omit);
-        const document = `mutation Fuzz(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ')}) { result: ${field.name}(${args.map((a) => `${a.name}: $${a.name}`).join(', ')})${selection} }`.replace('Fuzz()', 'Fuzz');
-        const variables = Object.fromEntries(field.args.map((a, i) => [a.name, pickValue(c.variables[i], getNamedType(a.type).name === 'Int')]).filter((_, i) => i !== c.omit));
-        const payload = { query: document, variables: new Raw(toJson(variables)), operationName: 'Fuzz' };
-        const text = c.garbage ?? (c.batch ? `[${toJson(payload)}]` : toJson(payload));
-        const headers: Record<string, string | string[]> = { 'content-type': c.contentType };
-        const authorization = authHeader(c.auth);
-        if (authorization !== undefined) headers.authorization = authorization;
-        const req: Sent = { method: 'POST', path: '/graphql', headers, body: Buffer.from(text) };
-        if (!known) known = await fingerprint();
-        const res = await send(req);
-        counts.total += 1;
-        if (process.env.FUZZ_DEBUG) console.log(res.status, res.text.slice(0, 200), show(req).slice(0, 400));
-        if (res.status >= 500) throw new Error(`${res.status} ${res.text.slice(0, 300)} for ${show(req)}`);
-        let parsed: any = null;
-        try {
-          parsed = JSON.parse(res.text);
-        } catch {
-          // not JSON: judged by status alone
+      const counts = { total: 0, refused: 0 };
+      const statuses: Record<number, number> = {};
+      await fc.assert(
+        fc.asyncProperty(request, async (c) => {
+          const route = restRoutes[c.route];
+          let i = 0;
+          const path = route.path.replace(/:([a-z_]+)/g, (_, name: string) => resolveParam(route.path, name, c.params[i++]));
+          const headers: Record<string, string | string[]> = { ...c.extra };
+          const authorization = authHeader(c.auth);
+          if (authorization !== undefined) headers.authorization = authorization;
+          const bytes = c.body?.make();
+          const type = c.contentType === 'natural' ? c.body?.natural : c.contentType;
+          if (type !== undefined && (bytes !== undefined || c.contentType !== 'natural')) headers['content-type'] = type;
+          const method = c.method ?? route.method;
+          const req: Sent = { method, path: `${path}${c.trailingSlash}${c.query}`, headers, body: bytes };
+          if (!known) known = await fingerprint();
+          const res = await send(req);
+          counts.total += 1;
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          if (process.env.FUZZ_DEBUG) console.log(res.status, res.text.slice(0, 200), show(req).slice(0, 400));
+          if (res.status >= 500) throw new Error(`${res.status} ${res.text.slice(0, 300)} for ${show(req)}`);
+          if (isRefused(res.status)) {
+            counts.refused += 1;
+            await checkUnchanged(() => `${res.status} for ${show(req)}`);
+          } else {
+            known = null;
+            if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') await heal();
+          }
+        }),
+        { seed: SEED, numRuns: REST_RUNS },
+      );
+      console.log(`REST fuzz: ${counts.total} requests (${counts.refused} refused; statuses ${JSON.stringify(statuses)}), seed ${SEED}`);
+    },
+    testTimeout(REST_RUNS),
+  );
+
+  it(
+    `GraphQL: every mutation, ${GRAPHQL_RUNS} generated operations (seed ${SEED}): no 5xx or INTERNAL_SERVER_ERROR, a refusal changes nothing`,
+    async () => {
+      const mutationFields = Object.values(schema.getMutationType()!.getFields());
+      expect(mutationFields.length).toBeGreaterThan(10);
+
+      const idPool = (field: string, arg: string): PoolName | null => {
+        if (arg === 'projectId') return 'project';
+        if (arg === 'organizationId') return 'organization';
+        if (arg === 'featureFlagId') return 'flag';
+        if (arg === 'roleId') return 'role';
+        if (arg !== 'id') return null;
+        if (/RoleAccess/.test(field)) return 'roleAccess';
+        if (/RoleMember/.test(field)) return 'membership';
+        if (/ResourceAccess/.test(field)) return 'resourceAccess';
+        if (/PersonalApiKey/.test(field)) return 'personalApiKey';
+        if (/Experiment/.test(field)) return 'experiment';
+        if (/Role/.test(field)) return 'role';
+        return 'flag';
+      };
+      const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      const inputArb = (field: GraphQLField<unknown, unknown>, argName: string): fc.Arbitrary<unknown> => {
+        const arg = field.args.find((a) => a.name === argName)!;
+        const named = getNamedType(arg.type);
+        if (!isInputObjectType(named)) return value;
+        const names = Object.keys(named.getFields());
+        const fieldArb = fc.oneof(
+          { weight: 15, arbitrary: fc.constantFrom(...names) },
+          { weight: 1, arbitrary: fc.constantFrom(...names.map(snake), ...FIELD_NAMES) },
+        );
+        const fields = named.getFields();
+        // mostly a value GraphQL's coercion lets through (so the resolver and service see it), sometimes anything
+        const typed = (f: string): fc.Arbitrary<unknown> => {
+          const t = fields[f] ? getNamedType(fields[f].type).name : 'JSON';
+          const real = fieldValue(snake(f));
+          if (t === 'String' || t === 'ID')
+            return fc.oneof(
+              real.filter((v) => typeof v === 'string'),
+              weirdText,
+              fc.constant('@flagKey'),
+            );
+          if (t === 'Int') return fc.oneof(fc.integer({ min: -5, max: 100 }), fc.constantFrom(21, 37, 2147483647, -2147483648));
+          if (t === 'Float') return fc.double({ noNaN: true, noDefaultInfinity: true });
+          if (t === 'Boolean') return fc.boolean();
+          return real;
+        };
+        const obj = fc
+          .array(
+            fieldArb.chain((f) =>
+              fc
+                .oneof({ weight: 8, arbitrary: typed(f) }, { weight: 1, arbitrary: fieldValue(snake(f)) })
+                .map((v) => [f, v] as [string, unknown]),
+            ),
+            { maxLength: 5 },
+          )
+          .map((pairs) => Object.fromEntries(pairs));
+        return fc.oneof({ weight: 5, arbitrary: obj }, { weight: 1, arbitrary: value });
+      };
+      const argValue = (field: GraphQLField<unknown, unknown>, argName: string): fc.Arbitrary<unknown> => {
+        if (argName === 'input') return inputArb(field, argName);
+        const pool = idPool(field.name, argName);
+        return fc.oneof(
+          { weight: 6, arbitrary: fc.oneof(fc.constant(0), fc.constant(0), fc.nat(3)).map((pick) => ({ __pick: pick, pool })) },
+          { weight: 1, arbitrary: fc.oneof(weirdText, fc.integer(), fc.constantFrom(...HUGE_NUMBERS)) },
+          { weight: 1, arbitrary: value },
+        );
+      };
+      const pickValue = (v: unknown, isInt: boolean): unknown => {
+        if (v && typeof v === 'object' && '__pick' in v) {
+          const { __pick, pool } = v as { __pick: number; pool: PoolName | null };
+          const list = pool ? pools[pool] : [];
+          const chosen = list.length ? list[Math.min(__pick, list.length - 1)] : '1';
+          return isInt && /^\d+$/.test(chosen) ? Number(chosen) : chosen;
         }
-        const results: any[] = Array.isArray(parsed) ? parsed : [parsed];
-        for (const r of results) {
-          const internal = (r?.errors ?? []).filter((e: any) => e?.extensions?.code === 'INTERNAL_SERVER_ERROR');
-          if (internal.length) throw new Error(`INTERNAL_SERVER_ERROR ${JSON.stringify(internal).slice(0, 300)} for ${show(req)}`);
-        }
-        const refused = isRefused(res.status) || results.every((r) => r?.errors?.length && (r.data == null || r.data.result == null));
-        const outcome = refused ? `${res.status}:${results[0]?.errors?.[0]?.extensions?.code ?? results[0]?.code ?? 'refused'}` : `${res.status}:ok`;
-        statuses[outcome] = (statuses[outcome] ?? 0) + 1;
-        if (refused) {
-          counts.refused += 1;
-          await checkUnchanged(() => `${res.status} ${res.text.slice(0, 200)} for ${show(req)}`);
-        } else {
-          known = null;
-          await heal();
-        }
-      }),
-      { seed: SEED, numRuns: GRAPHQL_RUNS },
-    );
-    console.log(`GraphQL fuzz: ${counts.total} operations (${counts.refused} refused; outcomes ${JSON.stringify(statuses)}), seed ${SEED}`);
-  }, testTimeout(GRAPHQL_RUNS));
+        return resolve(v);
+      };
+      const operation = fc.nat(mutationFields.length - 1).chain((index) => {
+        const field = mutationFields[index];
+        return fc.record({
+          index: fc.constant(index),
+          variables: fc.tuple(...field.args.map((a) => argValue(field, a.name))),
+          omit: fc.oneof({ weight: 8, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.nat(field.args.length - 1) }),
+          auth,
+          contentType: fc.oneof(
+            { weight: 8, arbitrary: fc.constant('application/json') },
+            { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+          ),
+          garbage: fc.oneof(
+            { weight: 10, arbitrary: fc.constant(null) },
+            {
+              weight: 1,
+              arbitrary: fc.oneof(
+                fc.constantFrom(...INVALID_JSON),
+                fc.string({ maxLength: 40 }),
+                veryDeep.map((r) => `{"query":"mutation { a }","variables":${r.text}}`),
+              ),
+            },
+          ),
+          batch: fc.oneof({ weight: 15, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+        });
+      });
+      const counts = { total: 0, refused: 0 };
+      const statuses: Record<string, number> = {};
+      await fc.assert(
+        fc.asyncProperty(operation, async (c) => {
+          const field = mutationFields[c.index];
+          const returns = getNamedType(field.type);
+          const selection = isObjectType(returns) ? ' { __typename }' : '';
+          const args = field.args.filter((_, i) => i !== c.omit);
+          const document =
+            `mutation Fuzz(${args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ')}) { result: ${field.name}(${args.map((a) => `${a.name}: $${a.name}`).join(', ')})${selection} }`.replace(
+              'Fuzz()',
+              'Fuzz',
+            );
+          const variables = Object.fromEntries(
+            field.args
+              .map((a, i) => [a.name, pickValue(c.variables[i], getNamedType(a.type).name === 'Int')])
+              .filter((_, i) => i !== c.omit),
+          );
+          const payload = { query: document, variables: new Raw(toJson(variables)), operationName: 'Fuzz' };
+          const text = c.garbage ?? (c.batch ? `[${toJson(payload)}]` : toJson(payload));
+          const headers: Record<string, string | string[]> = { 'content-type': c.contentType };
+          const authorization = authHeader(c.auth);
+          if (authorization !== undefined) headers.authorization = authorization;
+          const req: Sent = { method: 'POST', path: '/graphql', headers, body: Buffer.from(text) };
+          if (!known) known = await fingerprint();
+          const res = await send(req);
+          counts.total += 1;
+          if (process.env.FUZZ_DEBUG) console.log(res.status, res.text.slice(0, 200), show(req).slice(0, 400));
+          if (res.status >= 500) throw new Error(`${res.status} ${res.text.slice(0, 300)} for ${show(req)}`);
+          let parsed: any = null;
+          try {
+            parsed = JSON.parse(res.text);
+          } catch {
+            // not JSON: judged by status alone
+          }
+          const results: any[] = Array.isArray(parsed) ? parsed : [parsed];
+          for (const r of results) {
+            const internal = (r?.errors ?? []).filter((e: any) => e?.extensions?.code === 'INTERNAL_SERVER_ERROR');
+            if (internal.length) throw new Error(`INTERNAL_SERVER_ERROR ${JSON.stringify(internal).slice(0, 300)} for ${show(req)}`);
+          }
+          const refused = isRefused(res.status) || results.every((r) => r?.errors?.length && (r.data == null || r.data.result == null));
+          const outcome = refused
+            ? `${res.status}:${results[0]?.errors?.[0]?.extensions?.code ?? results[0]?.code ?? 'refused'}`
+            : `${res.status}:ok`;
+          statuses[outcome] = (statuses[outcome] ?? 0) + 1;
+          if (refused) {
+            counts.refused += 1;
+            await checkUnchanged(() => `${res.status} ${res.text.slice(0, 200)} for ${show(req)}`);
+          } else {
+            known = null;
+            await heal();
+          }
+        }),
+        { seed: SEED, numRuns: GRAPHQL_RUNS },
+      );
+      console.log(
+        `GraphQL fuzz: ${counts.total} operations (${counts.refused} refused; outcomes ${JSON.stringify(statuses)}), seed ${SEED}`,
+      );
+    },
+    testTimeout(GRAPHQL_RUNS),
+  );
 });

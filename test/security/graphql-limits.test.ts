@@ -21,14 +21,22 @@ beforeAll(async () => {
   const filters = { events: [{ order: 0, id: '$pageview' }], properties: [] };
   // Two experiments sharing one flag: the loop the issue followed had twenty.
   for (const name of ['Loop A', 'Loop B']) {
-    const res = await app.request(`${base}/experiments/`, { method: 'POST', key: world.owner.key, body: { name, feature_flag_key: 'loop-flag', filters } });
+    const res = await app.request(`${base}/experiments/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: { name, feature_flag_key: 'loop-flag', filters },
+    });
     expect(res.status).toBe(201);
     flagId = res.body.feature_flag.id;
   }
 });
 afterAll(() => app.close());
 
-function expectRefused(res: ApiResponse<{ data?: unknown; errors?: any[] }>, reason: 'graphql_parse_failed' | 'graphql_validation_failed', message: RegExp) {
+function expectRefused(
+  res: ApiResponse<{ data?: unknown; errors?: any[] }>,
+  reason: 'graphql_parse_failed' | 'graphql_validation_failed',
+  message: RegExp,
+) {
   expect({ status: res.status, data: res.body?.data }).toEqual({ status: 400, data: undefined });
   expect(res.body.errors).toHaveLength(1);
   expect(res.body.errors![0].extensions).toEqual({ code: 'BAD_USER_INPUT', type: 'validation_error', reason, attr: null });
@@ -40,7 +48,14 @@ describe('schema tooling still works', () => {
     ['the standard introspection query', getIntrospectionQuery()],
     [
       'the introspection query with every option',
-      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true }),
+      getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+        oneOf: true,
+      }),
     ],
   ])('answers %s without a key', async (_label, query) => {
     const res = await app.graphql(query, undefined, null);
@@ -82,9 +97,17 @@ describe('depth, loops and cost', () => {
     const viaFragment = `query($p: ID!) { featureFlag(projectId: $p, id: ${flagId}) { ...F } }
       fragment F on FeatureFlag { experiments { featureFlag { ...G } } }
       fragment G on FeatureFlag { experiments { id } }`;
-    expectRefused(await app.graphql(viaFragment, { p: projectId }, world.owner.key), 'graphql_validation_failed', /"FeatureFlag\.experiments" is selected inside itself/);
+    expectRefused(
+      await app.graphql(viaFragment, { p: projectId }, world.owner.key),
+      'graphql_validation_failed',
+      /"FeatureFlag\.experiments" is selected inside itself/,
+    );
     const fromExperiments = `query($p: ID!) { experiments(projectId: $p) { results { featureFlag { experiments { featureFlag { experiments { id } } } } } } }`;
-    expectRefused(await app.graphql(fromExperiments, { p: projectId }, world.owner.key), 'graphql_validation_failed', /"FeatureFlag\.experiments" is selected inside itself/);
+    expectRefused(
+      await app.graphql(fromExperiments, { p: projectId }, world.owner.key),
+      'graphql_validation_failed',
+      /"FeatureFlag\.experiments" is selected inside itself/,
+    );
   });
 
   it('holds anonymous introspection to the same rules: no list inside itself, depth at most 20', async () => {
@@ -107,11 +130,19 @@ describe('depth, loops and cost', () => {
     // Without a limit a page counts 100 items: three such pages pass, three of 1,000 do not.
     const roles = 'id roleAccess { role { id } }';
     expect((await app.graphql(pages(3, '$l', roles), { p: projectId }, world.owner.key)).status).toBe(200);
-    expectRefused(await app.graphql(pages(3, '1000', roles), { p: projectId }, world.owner.key), 'graphql_validation_failed', /^Query cost limit of 50000 exceeded, estimated 63003;/);
+    expectRefused(
+      await app.graphql(pages(3, '1000', roles), { p: projectId }, world.owner.key),
+      'graphql_validation_failed',
+      /^Query cost limit of 50000 exceeded, estimated 63003;/,
+    );
     // The issue's request: 1,000 such aliases are refused before they are even parsed in full.
     const flood = `query($p: ID!) { ${Array.from({ length: 1000 }, (_, i) => `a${i}: featureFlags(projectId: $p, limit: 1000) { results { id } }`).join(' ')} }`;
     const started = Date.now();
-    expectRefused(await app.graphql(flood, { p: projectId }, world.owner.key), 'graphql_parse_failed', /^Syntax Error: Document contains more tha[nt] 1000 tokens\. Parsing aborted\.$/);
+    expectRefused(
+      await app.graphql(flood, { p: projectId }, world.owner.key),
+      'graphql_parse_failed',
+      /^Syntax Error: Document contains more tha[nt] 1000 tokens\. Parsing aborted\.$/,
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
@@ -120,7 +151,11 @@ describe('aliases, size, tokens and nesting', () => {
   it('refuses more than 30 aliases, even of introspection and without a key', async () => {
     const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __schema { queryType { name } }`).join(' ')} }`;
     expect((await app.graphql(aliases(30), undefined, null)).status).toBe(200);
-    expectRefused(await app.graphql(aliases(31), undefined, null), 'graphql_validation_failed', /^Aliases limit of 30 exceeded, found 31\.$/);
+    expectRefused(
+      await app.graphql(aliases(31), undefined, null),
+      'graphql_validation_failed',
+      /^Aliases limit of 30 exceeded, found 31\.$/,
+    );
   });
 
   it('regression: refuses 12,000 aliased introspection fields (949 KB, no key) at once', async () => {
@@ -136,19 +171,31 @@ describe('aliases, size, tokens and nesting', () => {
   it('refuses a document of more than 1000 tokens', async () => {
     const typenames = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `t${i}: __typename`).join(' ')} }`;
     expect((await app.graphql(typenames(330), undefined, null)).status).toBe(200);
-    expectRefused(await app.graphql(typenames(334), undefined, null), 'graphql_parse_failed', /^Syntax Error: Document contains more tha[nt] 1000 tokens\. Parsing aborted\.$/);
+    expectRefused(
+      await app.graphql(typenames(334), undefined, null),
+      'graphql_parse_failed',
+      /^Syntax Error: Document contains more tha[nt] 1000 tokens\. Parsing aborted\.$/,
+    );
   });
 
   it('refuses a field repeated in one selection set, which validation compares pair by pair (a second per request)', async () => {
     const started = Date.now();
     const copies = `{ ${'featureFlag(projectId: "1") { id } '.repeat(110)}}`;
-    expectRefused(await app.graphql(copies, undefined, null), 'graphql_validation_failed', /^Field "featureFlag" is selected more than once in one selection set;/);
+    expectRefused(
+      await app.graphql(copies, undefined, null),
+      'graphql_validation_failed',
+      /^Field "featureFlag" is selected more than once in one selection set;/,
+    );
     const leaves = `{ me { user { ${'id '.repeat(990)}} } }`;
     expectRefused(await app.graphql(leaves, undefined, null), 'graphql_validation_failed', /^Field "id" is selected more than once/);
     expect(Date.now() - started).toBeLessThan(5_000);
     // Inline fragments count; named fragments, aliases and a few repeated leaves do not.
     const inline = `query($p: ID!) { featureFlags(projectId: $p) { count ... on FeatureFlagPage { results { id } } results { key } } }`;
-    expectRefused(await app.graphql(inline, { p: projectId }, world.owner.key), 'graphql_validation_failed', /^Field "results" is selected more than once/);
+    expectRefused(
+      await app.graphql(inline, { p: projectId }, world.owner.key),
+      'graphql_validation_failed',
+      /^Field "results" is selected more than once/,
+    );
     const fine = `query($p: ID!) { featureFlags(projectId: $p) { count count ...R } other: featureFlags(projectId: $p) { count } }
       fragment R on FeatureFlagPage { results { id key id } }`;
     const res = await app.graphql(fine, { p: projectId }, world.owner.key);
@@ -175,13 +222,33 @@ describe('aliases, size, tokens and nesting', () => {
 describe('NUL in arguments', () => {
   const cases: Array<[string, string, Record<string, unknown>, string]> = [
     ['featureFlag(key)', 'query($p: ID!, $v: String) { featureFlag(projectId: $p, key: $v) { id } }', { v: 'a\u0000b' }, 'key'],
-    ['featureFlags(search)', 'query($p: ID!, $v: String) { featureFlags(projectId: $p, search: $v) { count } }', { v: 'a\u0000' }, 'search'],
-    ['featureFlags(tags)', 'query($p: ID!, $v: [String!]) { featureFlags(projectId: $p, tags: $v) { count } }', { v: ['ok', '\u0000'] }, 'tags'],
-    ['persons(distinctId)', 'query($p: ID!, $v: String) { persons(projectId: $p, distinctId: $v) { count } }', { v: '\u0000' }, 'distinctId'],
+    [
+      'featureFlags(search)',
+      'query($p: ID!, $v: String) { featureFlags(projectId: $p, search: $v) { count } }',
+      { v: 'a\u0000' },
+      'search',
+    ],
+    [
+      'featureFlags(tags)',
+      'query($p: ID!, $v: [String!]) { featureFlags(projectId: $p, tags: $v) { count } }',
+      { v: ['ok', '\u0000'] },
+      'tags',
+    ],
+    [
+      'persons(distinctId)',
+      'query($p: ID!, $v: String) { persons(projectId: $p, distinctId: $v) { count } }',
+      { v: '\u0000' },
+      'distinctId',
+    ],
     ['persons(search)', 'query($p: ID!, $v: String) { persons(projectId: $p, search: $v) { count } }', { v: 'x\u0000' }, 'search'],
     ['events(event)', 'query($p: ID!, $v: String) { events(projectId: $p, event: $v) { count } }', { v: '\u0000' }, 'event'],
     ['events(distinctId)', 'query($p: ID!, $v: String) { events(projectId: $p, distinctId: $v) { count } }', { v: '\u0000' }, 'distinctId'],
-    ['groups(search)', 'query($p: ID!, $v: String) { groups(projectId: $p, groupTypeIndex: 0, search: $v) { count } }', { v: '\u0000' }, 'search'],
+    [
+      'groups(search)',
+      'query($p: ID!, $v: String) { groups(projectId: $p, groupTypeIndex: 0, search: $v) { count } }',
+      { v: '\u0000' },
+      'search',
+    ],
     ['experiments(search)', 'query($p: ID!, $v: String) { experiments(projectId: $p, search: $v) { count } }', { v: '\u0000' }, 'search'],
   ];
 
@@ -197,11 +264,27 @@ describe('NUL in arguments', () => {
   });
 
   it('refuses NUL written in the document too, and leaves NUL-free text alone', async () => {
-    const literal = await app.graphql(`query($p: ID!) { featureFlag(projectId: $p, key: "a\\u0000b") { id } }`, { p: projectId }, world.owner.key);
-    expect(literal.body.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'null_characters_not_allowed', attr: 'key' });
-    const viaFragment = await app.graphql(`query($p: ID!) { ...Q } fragment Q on Query { featureFlags(projectId: $p, search: "\\u0000") { count } }`, { p: projectId }, world.owner.key);
+    const literal = await app.graphql(
+      `query($p: ID!) { featureFlag(projectId: $p, key: "a\\u0000b") { id } }`,
+      { p: projectId },
+      world.owner.key,
+    );
+    expect(literal.body.errors![0].extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      reason: 'null_characters_not_allowed',
+      attr: 'key',
+    });
+    const viaFragment = await app.graphql(
+      `query($p: ID!) { ...Q } fragment Q on Query { featureFlags(projectId: $p, search: "\\u0000") { count } }`,
+      { p: projectId },
+      world.owner.key,
+    );
     expect(viaFragment.body.errors![0].extensions).toMatchObject({ reason: 'null_characters_not_allowed', attr: 'search' });
-    const clean = await app.graphql(`query($p: ID!) { featureFlag(projectId: $p, key: "loop-flag") { id } }`, { p: projectId }, world.owner.key);
+    const clean = await app.graphql(
+      `query($p: ID!) { featureFlag(projectId: $p, key: "loop-flag") { id } }`,
+      { p: projectId },
+      world.owner.key,
+    );
     expect(clean.body).toEqual({ data: { featureFlag: { id: flagId } } });
   });
 });

@@ -66,7 +66,11 @@ describe('the access log', () => {
     await app.request(`${flags}?personal_api_key=${key}`);
     await app.request(`${flags}?personal_api_key=${bogus}`);
     await app.request(flags, { method: 'POST', body: { personal_api_key: key, key: `logged-${Date.now()}` } });
-    await app.request(flags, { method: 'POST', body: `personal_api_key=${bogus}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await app.request(flags, {
+      method: 'POST',
+      body: `personal_api_key=${bogus}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     await app.graphql(`{ me { user { email } } }`, {}, key);
     expect(accessLines()).toHaveLength(6);
     const text = lines.join('\n');
@@ -88,7 +92,10 @@ describe('database errors in logs', () => {
     const logger = safeLogger(pino({ level: 'error' }, new Writable({ write: (chunk, _e, done) => (out.push(String(chunk)), done()) })));
     const secret = 'sha256$0123456789abcdef-secret-literal';
     const statement = `select * from personal_api_key where secure_value = '${secret}' and id = 1 / 0`;
-    const raw = await app.orm.em.getConnection().execute(statement).catch((error: unknown) => error);
+    const raw = await app.orm.em
+      .getConnection()
+      .execute(statement)
+      .catch((error: unknown) => error);
     const duplicate = await app.orm.em
       .getConnection()
       .execute(`insert into project select * from project where id = ${world.project.id}`)
@@ -144,7 +151,11 @@ describe('security headers', () => {
     });
     expect(preflight.status).toBe(200);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
-    const res = await app.request('/e/', { method: 'POST', headers: { origin }, body: { api_key: world.project.apiToken, event: 'e', distinct_id: 'd' } });
+    const res = await app.request('/e/', {
+      method: 'POST',
+      headers: { origin },
+      body: { api_key: world.project.apiToken, event: 'e', distinct_id: 'd' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');

@@ -22,7 +22,8 @@ const KEYS = '/api/personal_api_keys';
 
 const err = (type: string, code: string, detail: string, attr: string | null = null) => ({ type, code, detail, attr });
 const NOT_FOUND = err('invalid_request', 'not_found', 'Not found.');
-const invalidKey = (where = 'Authorization header') => err('authentication_error', 'authentication_failed', `Personal API key found in request ${where} is invalid.`);
+const invalidKey = (where = 'Authorization header') =>
+  err('authentication_error', 'authentication_failed', `Personal API key found in request ${where} is invalid.`);
 const invalid = (detail: string, attr: string | null = null) => err('validation_error', 'invalid_input', detail, attr);
 const forbidden = (detail: string) => err('authentication_error', 'permission_denied', detail);
 const BROADER = forbidden('API key cannot create a key with more access than its own.');
@@ -52,13 +53,13 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('REST: the caller\'s own keys (PostHog\'s /api/personal_api_keys/)', () => {
+describe("REST: the caller's own keys (PostHog's /api/personal_api_keys/)", () => {
   let member: Member;
   beforeAll(async () => {
     member = await app.factories.member(world.organization);
   });
 
-  it('creates a key shown once, in PostHog\'s shape, stored only as its SHA-256 digest', async () => {
+  it("creates a key shown once, in PostHog's shape, stored only as its SHA-256 digest", async () => {
     const res = await create(member.key, { label: 'ci', scopes: ['feature_flag:read'] });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -84,7 +85,7 @@ describe('REST: the caller\'s own keys (PostHog\'s /api/personal_api_keys/)', ()
     expect(write.body).toEqual(forbidden("API key missing required scope 'feature_flag:write'"));
   });
 
-  it('lists the caller\'s keys newest first without their values, and retrieves one (or @current)', async () => {
+  it("lists the caller's keys newest first without their values, and retrieves one (or @current)", async () => {
     const created = await create(member.key, { label: 'second', scopes: [] });
     const list = await request(KEYS, { key: member.key });
     expect(list.status).toBe(200);
@@ -107,7 +108,7 @@ describe('REST: the caller\'s own keys (PostHog\'s /api/personal_api_keys/)', ()
     expect(current.body).toEqual(calling);
   });
 
-  it('hides other users\' keys: 404 to retrieve or revoke, absent from the list', async () => {
+  it("hides other users' keys: 404 to retrieve or revoke, absent from the list", async () => {
     const other = await app.factories.member(world.organization, 'admin');
     const theirs = (await create(other.key, { label: 'theirs', scopes: ['*'] })).body;
     for (const method of ['GET', 'DELETE']) {
@@ -128,18 +129,30 @@ describe('REST: the caller\'s own keys (PostHog\'s /api/personal_api_keys/)', ()
     expect(res.headers.get('allow')).toBe('GET, DELETE');
   });
 
-  it('validates the body with PostHog\'s messages', async () => {
+  it("validates the body with PostHog's messages", async () => {
     const other = await app.factories.world();
     const cases: Array<[unknown, object]> = [
       [{ scopes: ['*'] }, err('validation_error', 'required', 'This field is required.', 'label')],
       [{ label: '  ', scopes: ['*'] }, err('validation_error', 'blank', 'This field may not be blank.', 'label')],
-      [{ label: 'x'.repeat(41), scopes: ['*'] }, err('validation_error', 'max_length', 'Ensure this field has no more than 40 characters.', 'label')],
+      [
+        { label: 'x'.repeat(41), scopes: ['*'] },
+        err('validation_error', 'max_length', 'Ensure this field has no more than 40 characters.', 'label'),
+      ],
       [{ label: 'l' }, err('validation_error', 'required', 'This field is required.', 'scopes')],
       [{ label: 'l', scopes: null }, err('validation_error', 'null', 'This field may not be null.', 'scopes')],
-      [{ label: 'l', scopes: 'feature_flag:read' }, err('validation_error', 'not_a_list', 'Expected a list of items but got type "str".', 'scopes')],
+      [
+        { label: 'l', scopes: 'feature_flag:read' },
+        err('validation_error', 'not_a_list', 'Expected a list of items but got type "str".', 'scopes'),
+      ],
       [{ label: 'l', scopes: ['feature_flag:delete'] }, invalid('Invalid scope: feature_flag:delete', 'scopes')],
-      [{ label: 'l', scopes: ['*'], scoped_teams: [other.project.id] }, invalid('You must be a member of all projects that you are scoping the key to.', 'scoped_teams')],
-      [{ label: 'l', scopes: ['*'], scoped_teams: [999999999] }, invalid('You must be a member of all projects that you are scoping the key to.', 'scoped_teams')],
+      [
+        { label: 'l', scopes: ['*'], scoped_teams: [other.project.id] },
+        invalid('You must be a member of all projects that you are scoping the key to.', 'scoped_teams'),
+      ],
+      [
+        { label: 'l', scopes: ['*'], scoped_teams: [999999999] },
+        invalid('You must be a member of all projects that you are scoping the key to.', 'scoped_teams'),
+      ],
       [{ label: 'l', scopes: ['*'], scoped_teams: ['x'] }, invalid('A valid integer is required.', 'scoped_teams')],
       [{ label: 'l', scopes: ['*'], scoped_organizations: ['nope'] }, invalid('Must be a valid UUID.', 'scoped_organizations')],
       [
@@ -166,7 +179,24 @@ describe('REST: the caller\'s own keys (PostHog\'s /api/personal_api_keys/)', ()
   });
 
   it('answers hostile values with 4xx, never 5xx', async () => {
-    const hostile: unknown[] = [null, true, -1, 0, 2 ** 31, 1e308, 'x'.repeat(5000), '\u0000', '\ud800', [], [null], [[1]], [{}], ['\u0000'], {}, { a: 1 }];
+    const hostile: unknown[] = [
+      null,
+      true,
+      -1,
+      0,
+      2 ** 31,
+      1e308,
+      'x'.repeat(5000),
+      '\u0000',
+      '\ud800',
+      [],
+      [null],
+      [[1]],
+      [{}],
+      ['\u0000'],
+      {},
+      { a: 1 },
+    ];
     const crowd = await app.factories.member(world.organization);
     for (const field of ['label', 'scopes', 'scoped_teams', 'scoped_organizations']) {
       for (const value of hostile) {
@@ -199,7 +229,7 @@ describe('REST: the caller\'s own keys (PostHog\'s /api/personal_api_keys/)', ()
 });
 
 describe('a key cannot make or revoke a key with more access than its own', () => {
-  it('keeps a created key within the caller\'s scopes', async () => {
+  it("keeps a created key within the caller's scopes", async () => {
     const reader = await app.factories.member(world.organization, 'member', { scopes: ['feature_flag:read', 'experiment:write'] });
     for (const scopes of [['feature_flag:write'], ['*'], [], ['feature_flag:read', 'person:read']]) {
       const res = await create(reader.key, { label: 'wider', scopes });
@@ -211,7 +241,7 @@ describe('a key cannot make or revoke a key with more access than its own', () =
     }
   });
 
-  it('keeps a created key within the caller\'s projects and organizations', async () => {
+  it("keeps a created key within the caller's projects and organizations", async () => {
     const other = await app.factories.project(world.organization);
     const pinned = await app.factories.member(world.organization, 'member', { projects: [world.project.id] });
     expect((await create(pinned.key, { label: 'any project', scopes: ['*'] })).body).toEqual(BROADER);
@@ -220,7 +250,9 @@ describe('a key cannot make or revoke a key with more access than its own', () =
 
     const orgPinned = await app.factories.member(world.organization, 'member', { organizations: [world.organization.id] });
     expect((await create(orgPinned.key, { label: 'any org', scopes: ['*'] })).body).toEqual(BROADER);
-    expect((await create(orgPinned.key, { label: 'same org', scopes: ['*'], scoped_organizations: [world.organization.id] })).status).toBe(201);
+    expect((await create(orgPinned.key, { label: 'same org', scopes: ['*'], scoped_organizations: [world.organization.id] })).status).toBe(
+      201,
+    );
   });
 
   it('revokes itself, and others only when they have no more access', async () => {
@@ -269,7 +301,7 @@ describe('revocation', () => {
     expect((await request(KEYS, { key: user.key })).body).toEqual(invalidKey());
   });
 
-  it('refuses a deactivated user\'s key management', async () => {
+  it("refuses a deactivated user's key management", async () => {
     const user = await app.factories.member(world.organization);
     await app.factories.sql('update app_user set is_active = false where id = ?', [user.user.id]);
     await afterCredentialTtl();
@@ -283,32 +315,105 @@ describe('GraphQL: personalApiKeys, createPersonalApiKey, revokePersonalApiKey',
 
   it('serves the same keys and rules as REST', async () => {
     const user = await app.factories.member(world.organization, 'member', { scopes: ['feature_flag:write'] });
-    const made = await graphql(`mutation($input: PersonalApiKeyInput!) { createPersonalApiKey(input: $input) { ${FIELDS} } }`, {
-      input: { label: 'gql', scopes: ['feature_flag:read'], scopedTeams: [world.project.id] },
-    }, user.key);
+    const made = await graphql(
+      `mutation($input: PersonalApiKeyInput!) { createPersonalApiKey(input: $input) { ${FIELDS} } }`,
+      {
+        input: { label: 'gql', scopes: ['feature_flag:read'], scopedTeams: [world.project.id] },
+      },
+      user.key,
+    );
     expect(made.body.errors).toBeUndefined();
     const created = made.body.data.createPersonalApiKey;
-    expect(created).toMatchObject({ label: 'gql', value: expect.stringMatching(/^phx_/), scopes: ['feature_flag:read'], scopedTeams: [world.project.id], userId: user.user.id });
+    expect(created).toMatchObject({
+      label: 'gql',
+      value: expect.stringMatching(/^phx_/),
+      scopes: ['feature_flag:read'],
+      scopedTeams: [world.project.id],
+      userId: user.user.id,
+    });
 
     const listed = await graphql(`{ personalApiKeys { ${FIELDS} } }`, {}, user.key);
     expect(listed.body.data.personalApiKeys[0]).toEqual({ ...created, value: null });
     const rest = await request(KEYS, { key: user.key });
     expect(rest.body.map((k: { id: number }) => k.id)).toEqual(listed.body.data.personalApiKeys.map((k: { id: number }) => k.id));
-    const one = await graphql(`query($id: ID!) { personalApiKey(id: $id) { id value } }`, { id: String(created.id) }, user.key);
+    const one = await graphql(
+      `
+        query ($id: ID!) {
+          personalApiKey(id: $id) {
+            id
+            value
+          }
+        }
+      `,
+      { id: String(created.id) },
+      user.key,
+    );
     expect(one.body.data.personalApiKey).toEqual({ id: created.id, value: null });
 
-    const broader = await graphql(`mutation { createPersonalApiKey(input: {label: "x", scopes: ["*"]}) { id } }`, {}, user.key);
-    expect(broader.body.errors[0]).toMatchObject({ message: BROADER.detail, extensions: { code: 'FORBIDDEN', reason: 'permission_denied' } });
-    const missing = await graphql(`mutation { createPersonalApiKey(input: {label: "x"}) { id } }`, {}, user.key);
-    expect(missing.body.errors[0]).toMatchObject({ message: 'This field is required.', extensions: { code: 'BAD_USER_INPUT', attr: 'scopes' } });
+    const broader = await graphql(
+      `
+        mutation {
+          createPersonalApiKey(input: { label: "x", scopes: ["*"] }) {
+            id
+          }
+        }
+      `,
+      {},
+      user.key,
+    );
+    expect(broader.body.errors[0]).toMatchObject({
+      message: BROADER.detail,
+      extensions: { code: 'FORBIDDEN', reason: 'permission_denied' },
+    });
+    const missing = await graphql(
+      `
+        mutation {
+          createPersonalApiKey(input: { label: "x" }) {
+            id
+          }
+        }
+      `,
+      {},
+      user.key,
+    );
+    expect(missing.body.errors[0]).toMatchObject({
+      message: 'This field is required.',
+      extensions: { code: 'BAD_USER_INPUT', attr: 'scopes' },
+    });
 
     const stranger = (await app.factories.world()).owner;
-    const hidden = await graphql(`query($id: ID!) { personalApiKey(id: $id) { id } }`, { id: String(created.id) }, stranger.key);
+    const hidden = await graphql(
+      `
+        query ($id: ID!) {
+          personalApiKey(id: $id) {
+            id
+          }
+        }
+      `,
+      { id: String(created.id) },
+      stranger.key,
+    );
     expect(hidden.body.errors[0].extensions.code).toBe('NOT_FOUND');
-    const notTheirs = await graphql(`mutation($id: ID!) { revokePersonalApiKey(id: $id) }`, { id: String(created.id) }, stranger.key);
+    const notTheirs = await graphql(
+      `
+        mutation ($id: ID!) {
+          revokePersonalApiKey(id: $id)
+        }
+      `,
+      { id: String(created.id) },
+      stranger.key,
+    );
     expect(notTheirs.body.errors[0].extensions.code).toBe('NOT_FOUND');
 
-    const revoked = await graphql(`mutation($id: ID!) { revokePersonalApiKey(id: $id) }`, { id: String(created.id) }, user.key);
+    const revoked = await graphql(
+      `
+        mutation ($id: ID!) {
+          revokePersonalApiKey(id: $id)
+        }
+      `,
+      { id: String(created.id) },
+      user.key,
+    );
     expect(revoked.body).toEqual({ data: { revokePersonalApiKey: created.id } });
     await afterCredentialTtl();
     expect((await request(flagsOf(world.project.id), { key: created.value })).status).toBe(401);
@@ -348,10 +453,15 @@ describe('the key itself is never logged', () => {
     const server = createServer(koa.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const send = (path: string, init: RequestInit = {}) => fetch(`${base}${path}`, init).then(async (res) => ({ status: res.status, body: await res.text() }));
+    const send = (path: string, init: RequestInit = {}) =>
+      fetch(`${base}${path}`, init).then(async (res) => ({ status: res.status, body: await res.text() }));
     try {
       const user = await app.factories.member(world.organization);
-      const json = (key: string, body: unknown) => ({ method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const json = (key: string, body: unknown) => ({
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const created = JSON.parse((await send(KEYS, json(user.key, { label: 'logged?', scopes: ['*'] }))).body);
       const secrets = [user.key, created.value as string];
       for (const key of secrets) {
@@ -361,7 +471,11 @@ describe('the key itself is never logged', () => {
         await send('/graphql', json(key, { query: `{ personalApiKeys { id } } # ${key}` }));
         await send('/graphql', json(key, { query: '{ nope' }));
         await send('/batch/', json(key, { api_key: key, batch: 'nope' }));
-        await send(`${KEYS}/`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{bad' });
+        await send(`${KEYS}/`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: '{bad',
+        });
       }
       await send(`${KEYS}/${created.id}/`, { method: 'DELETE', headers: { authorization: `Bearer ${user.key}` } });
 

@@ -113,7 +113,8 @@ describe('two app instances sharing REDIS_URL', () => {
     const project = await one.factories.project(world.organization, 'shared SDK budget');
     const secret = { headers: { authorization: `Bearer ${project.secretApiToken}` } };
     const statuses = [];
-    for (const app of [one, two, one, two]) statuses.push((await app.request(`/flags/definitions?token=${project.apiToken}`, secret)).status);
+    for (const app of [one, two, one, two])
+      statuses.push((await app.request(`/flags/definitions?token=${project.apiToken}`, secret)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 

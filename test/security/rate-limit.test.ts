@@ -135,7 +135,12 @@ describe('local evaluation, per project (acceptance 8)', () => {
     for (let i = 1; i <= 7; i += 1) {
       const res = await app.request(path, secret);
       expect(res.status).toBe(200);
-      expect(rateHeaders(res)).toEqual({ limit: '7', remaining: String(7 - i), reset: i === 7 ? expect.stringMatching(/^\d+$/) : '0', policy: '7;w=60' });
+      expect(rateHeaders(res)).toEqual({
+        limit: '7',
+        remaining: String(7 - i),
+        reset: i === 7 ? expect.stringMatching(/^\d+$/) : '0',
+        policy: '7;w=60',
+      });
     }
     expectThrottled(await app.request(path, secret), 60);
     // Any credential counts against the project: a personal key and the SDK paths share the bucket.
@@ -216,7 +221,10 @@ describe('credentials that fail, per client address (ours)', () => {
 describe('what is not limited', () => {
   it('leaves capture alone: no key, no bucket, no headers', async () => {
     for (let i = 0; i < 8; i += 1) {
-      const res = await app.request('/batch/', { method: 'POST', body: { api_key: world.project.apiToken, batch: [{ event: 'e', distinct_id: `d${i}` }] } });
+      const res = await app.request('/batch/', {
+        method: 'POST',
+        body: { api_key: world.project.apiToken, batch: [{ event: 'e', distinct_id: `d${i}` }] },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('ratelimit-limit')).toBeNull();
     }

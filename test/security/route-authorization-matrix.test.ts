@@ -5,7 +5,18 @@ import { ownKeys } from '../../src/rest/personal-api-key-operations';
 import type { Route } from '../../src/rest/route';
 import { routes } from '../../src/rest/routes';
 import type { Member, World } from '../helpers/factories';
-import { CANNOT_EDIT_FLAG, CANNOT_EDIT_ROLES, err, forbidden, methodNotAllowed, missingScope, NEED_ADMIN, NOT_FOUND, NOT_IN_ORGANIZATION, roleSteps } from '../helpers/roles';
+import {
+  CANNOT_EDIT_FLAG,
+  CANNOT_EDIT_ROLES,
+  err,
+  forbidden,
+  methodNotAllowed,
+  missingScope,
+  NEED_ADMIN,
+  NOT_FOUND,
+  NOT_IN_ORGANIZATION,
+  roleSteps,
+} from '../helpers/roles';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
 
 /**
@@ -45,7 +56,11 @@ interface Outcome {
 }
 
 const NOT_AUTHENTICATED = err('authentication_error', 'not_authenticated', 'Authentication credentials were not provided.');
-const INVALID_KEY = err('authentication_error', 'authentication_failed', 'Personal API key found in request Authorization header is invalid.');
+const INVALID_KEY = err(
+  'authentication_error',
+  'authentication_failed',
+  'Personal API key found in request Authorization header is invalid.',
+);
 const NO_PROJECT_ACCESS = forbidden("You don't have access to the project.");
 const PROJECTS_ONLY = forbidden('API keys with scoped projects are only supported on project-based endpoints.');
 const BROADER_KEY = forbidden('API key cannot create a key with more access than its own.');
@@ -82,8 +97,14 @@ const WITHOUT_EDIT_RIGHTS: Record<string, Outcome> = {
   'DELETE /api/projects/:project_id/feature_flags/:id': { status: 405, body: null },
   'POST /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access': { status: 403, body: CANNOT_EDIT_ROLES },
   'DELETE /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': { status: 403, body: CANNOT_EDIT_ROLES },
-  'PATCH /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': { status: 405, body: methodNotAllowed('PATCH') },
-  'PUT /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': { status: 405, body: methodNotAllowed('PUT') },
+  'PATCH /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': {
+    status: 405,
+    body: methodNotAllowed('PATCH'),
+  },
+  'PUT /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': {
+    status: 405,
+    body: methodNotAllowed('PUT'),
+  },
   'POST /api/projects/:project_id/experiments': { status: 201 }, // with a new flag, which the caller then created
   'PATCH /api/projects/:project_id/experiments/:id': { status: 200 }, // a draft's description: the flag is not written
   'DELETE /api/projects/:project_id/experiments/:id': { status: 403, body: CANNOT_EDIT_FLAG }, // soft-deletes the flag
@@ -193,7 +214,11 @@ beforeAll(async () => {
   const staff = await app.factories.member(organization);
   const membership = await steps.addMember(organization, key, role.id, staff.user);
   const roleAccess = await post(`${base}/feature_flags/${flag.id}/role_access/`, { role_id: role.id });
-  const experiment = await post(`${base}/experiments/`, { name: unique('matrix-experiment'), feature_flag_key: unique('matrix-experiment-flag'), filters: EXPERIMENT_FILTERS });
+  const experiment = await post(`${base}/experiments/`, {
+    name: unique('matrix-experiment'),
+    feature_flag_key: unique('matrix-experiment-flag'),
+    filters: EXPERIMENT_FILTERS,
+  });
   const distinctId = unique('matrix-person');
   const eventName = unique('matrix-event');
   const groupKey = unique('matrix-company');
@@ -203,8 +228,16 @@ beforeAll(async () => {
     body: JSON.stringify({
       api_key: project.apiToken,
       batch: [
-        { event: eventName, distinct_id: distinctId, properties: { $set: { email: `${distinctId}@example.com` }, $groups: { company: groupKey } } },
-        { event: '$groupidentify', distinct_id: distinctId, properties: { $group_type: 'company', $group_key: groupKey, $group_set: { name: groupKey } } },
+        {
+          event: eventName,
+          distinct_id: distinctId,
+          properties: { $set: { email: `${distinctId}@example.com` }, $groups: { company: groupKey } },
+        },
+        {
+          event: '$groupidentify',
+          distinct_id: distinctId,
+          properties: { $group_type: 'company', $group_key: groupKey, $group_set: { name: groupKey } },
+        },
       ],
     }),
   });
@@ -216,7 +249,9 @@ beforeAll(async () => {
   const project2 = await app.factories.project(organization);
   const revoked = await app.factories.member(organization);
   const revokedKey = await app.factories.key(revoked.user);
-  const [{ id: revokedKeyId }] = await app.factories.sql('select id from personal_api_key where user_id = ? order by id desc limit 1', [revoked.user.id]);
+  const [{ id: revokedKeyId }] = await app.factories.sql('select id from personal_api_key where user_id = ? order by id desc limit 1', [
+    revoked.user.id,
+  ]);
   await ok(app.request(`/api/personal_api_keys/${revokedKeyId}/`, { method: 'DELETE', key: revoked.key }), 204, 'revoke');
   const deactivated: Member = await app.factories.member(organization, 'admin');
   await app.factories.sql('update app_user set is_active = false where id = ?', [deactivated.user.id]);
@@ -235,7 +270,21 @@ beforeAll(async () => {
     experimentId: experiment.id,
     personId: String(persons.results[0].id),
     ownerKeyId: Number(ownerKeyId),
-    markers: [flag.key, flag.name, role.name, otherRole.name, experiment.name, experiment.feature_flag_key, distinctId, eventName, groupKey, project.apiToken, project.secretApiToken, owner.user.email, staff.user.email],
+    markers: [
+      flag.key,
+      flag.name,
+      role.name,
+      otherRole.name,
+      experiment.name,
+      experiment.feature_flag_key,
+      distinctId,
+      eventName,
+      groupKey,
+      project.apiToken,
+      project.secretApiToken,
+      owner.user.email,
+      staff.user.email,
+    ],
     keys: {
       'no key': null,
       'malformed key': 'phx_not-a-real-key',
@@ -297,7 +346,11 @@ function restRequest(caller: Caller, route: Route): { path: string; body?: unkno
     'PUT /api/projects/:project_id/feature_flags/:id': { key: fx.flag.key, filters: { groups: [] } },
     'POST /api/projects/:project_id/feature_flags/user_blast_radius': { condition: { properties: [] } },
     'POST /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access': { role_id: fx.otherRoleId },
-    'POST /api/projects/:project_id/experiments': { name: 'matrix', feature_flag_key: unique('matrix-new-experiment'), filters: EXPERIMENT_FILTERS },
+    'POST /api/projects/:project_id/experiments': {
+      name: 'matrix',
+      feature_flag_key: unique('matrix-new-experiment'),
+      filters: EXPERIMENT_FILTERS,
+    },
     'PATCH /api/projects/:project_id/experiments/:id': { description: 'edited' },
     'POST /api/organizations/:organization_id/roles': { name: unique('matrix-new-role') },
     'PATCH /api/organizations/:organization_id/roles/:role_id': { name: unique('matrix-renamed') },
@@ -334,7 +387,13 @@ describe('REST: every row of the route table, for every kind of caller', () => {
       if ('body' in want) got.body = res.text === '' ? null : res.body;
       const found = leaks(caller, res.text);
       if (JSON.stringify(got) !== JSON.stringify(want) || found.length) {
-        mismatches.push({ row: rowName(route), path, want, got: res.status < 400 && !('body' in want) ? got : { status: res.status, body: res.body }, leaks: found });
+        mismatches.push({
+          row: rowName(route),
+          path,
+          want,
+          got: res.status < 400 && !('body' in want) ? got : { status: res.status, body: res.body },
+          leaks: found,
+        });
       }
     }
     expect(mismatches).toEqual([]);
@@ -463,13 +522,18 @@ function graphqlOperation(caller: Caller, kind: 'query' | 'mutation', field: Gra
 const GRAPHQL_CODES: Record<number, string> = { 401: 'UNAUTHENTICATED', 403: 'FORBIDDEN', 404: 'NOT_FOUND' };
 
 describe('GraphQL: every Query and Mutation field, for every kind of caller', () => {
-  const fields = () => (['query', 'mutation'] as const).flatMap((kind) => {
-    const type = kind === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
-    return Object.values(type.getFields()).map((field) => ({ kind, field }));
-  });
+  const fields = () =>
+    (['query', 'mutation'] as const).flatMap((kind) => {
+      const type = kind === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
+      return Object.values(type.getFields()).map((field) => ({ kind, field }));
+    });
 
   it('covers every field, each twin being a row of the route table', () => {
-    expect(fields().map(({ field }) => field.name).filter((name) => !TWINS[name])).toEqual([]);
+    expect(
+      fields()
+        .map(({ field }) => field.name)
+        .filter((name) => !TWINS[name]),
+    ).toEqual([]);
     expect(Object.keys(TWINS).filter((name) => !fields().some(({ field }) => field.name === name))).toEqual([]);
     expect(Object.values(TWINS).filter((twin) => twin !== 'any key' && !routes.some((route) => rowName(route) === twin))).toEqual([]);
   });
@@ -483,14 +547,25 @@ describe('GraphQL: every Query and Mutation field, for every kind of caller', ()
       const twin = TWINS[field.name];
       const route = routes.find((r) => rowName(r) === twin);
       // `me` asks for any valid key, like the key rows.
-      const want = route ? expected(caller, route) : expected(caller, routes.find((r) => r.auth === ownKeys && r.method === 'GET' && !namesAnObject(r))!);
+      const want = route
+        ? expected(caller, route)
+        : expected(
+            caller,
+            routes.find((r) => r.auth === ownKeys && r.method === 'GET' && !namesAnObject(r))!,
+          );
       const { query, variables } = graphqlOperation(caller, kind, field);
       const res = await app.graphql(query, variables, fx.keys[caller]);
       const error = res.body.errors?.[0];
-      const got = error ? { code: error.extensions?.code, message: error.message } : { data: res.body.data?.[field.name] !== null && res.body.data?.[field.name] !== undefined };
-      const wanted = want.status >= 400 ? { code: GRAPHQL_CODES[want.status] ?? `REST ${want.status}`, message: (want.body as { detail: string }).detail } : { data: true };
+      const got = error
+        ? { code: error.extensions?.code, message: error.message }
+        : { data: res.body.data?.[field.name] !== null && res.body.data?.[field.name] !== undefined };
+      const wanted =
+        want.status >= 400
+          ? { code: GRAPHQL_CODES[want.status] ?? `REST ${want.status}`, message: (want.body as { detail: string }).detail }
+          : { data: true };
       const found = leaks(caller, res.text);
-      if (JSON.stringify(got) !== JSON.stringify(wanted) || found.length) mismatches.push({ field: field.name, query, wanted, got, leaks: found });
+      if (JSON.stringify(got) !== JSON.stringify(wanted) || found.length)
+        mismatches.push({ field: field.name, query, wanted, got, leaks: found });
     }
     expect(mismatches).toEqual([]);
   });

@@ -68,8 +68,15 @@ onServer('on PostgreSQL', () => {
       expect(rest.status).toBe(503);
       expect(rest.body).toEqual(TIMEOUT_BODY);
       expect(Date.now() - started).toBeLessThan(5000);
-      const graphql = await app.graphql(`query ($p: ID!) { featureFlags(projectId: $p) { count } }`, { p: String(world.project.id) }, world.owner.key);
-      expect(graphql.body.errors![0]).toMatchObject({ message: TIMEOUT_BODY.detail, extensions: { type: 'server_error', reason: 'service_unavailable' } });
+      const graphql = await app.graphql(
+        `query ($p: ID!) { featureFlags(projectId: $p) { count } }`,
+        { p: String(world.project.id) },
+        world.owner.key,
+      );
+      expect(graphql.body.errors![0]).toMatchObject({
+        message: TIMEOUT_BODY.detail,
+        extensions: { type: 'server_error', reason: 'service_unavailable' },
+      });
     } finally {
       await holder.query('rollback');
     }

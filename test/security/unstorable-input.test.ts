@@ -29,7 +29,12 @@ const surrogate = (attr: string, codeUnit = 'D800') => ({
   detail: `Surrogate characters are not allowed: U+${codeUnit}.`,
   attr,
 });
-const nul = (attr: string) => ({ type: 'validation_error', code: 'null_characters_not_allowed', detail: 'Null characters are not allowed.', attr });
+const nul = (attr: string) => ({
+  type: 'validation_error',
+  code: 'null_characters_not_allowed',
+  detail: 'Null characters are not allowed.',
+  attr,
+});
 const person = (key: string, value: unknown) => ({ key, value, operator: 'exact', type: 'person' });
 const post = (path: string, body: unknown) => app.request(path, { method: 'POST', key: world.owner.key, body });
 
@@ -63,13 +68,22 @@ describe('feature flags', () => {
     expect(graphql.status).toBe(200);
     expect(graphql.body.errors![0]).toMatchObject({
       message: 'Surrogate characters are not allowed: U+D800.',
-      extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'surrogate_characters_not_allowed', attr: 'rollback_conditions' },
+      extensions: {
+        code: 'BAD_USER_INPUT',
+        type: 'validation_error',
+        reason: 'surrogate_characters_not_allowed',
+        attr: 'rollback_conditions',
+      },
     });
   });
 
   it('refuses an update the same way and leaves the flag as it was', async () => {
     const created = await post(flags, { key: `update-${++counter}`, rollback_conditions: { ok: true } });
-    const res = await app.request(`${flags}${created.body.id}/`, { method: 'PATCH', key: world.owner.key, body: { rollback_conditions: { bad: LONE } } });
+    const res = await app.request(`${flags}${created.body.id}/`, {
+      method: 'PATCH',
+      key: world.owner.key,
+      body: { rollback_conditions: { bad: LONE } },
+    });
     expect(res.body).toEqual(surrogate('rollback_conditions'));
     expect((await app.request(`${flags}${created.body.id}/`, { key: world.owner.key })).body.rollback_conditions).toEqual({ ok: true });
   });
@@ -77,7 +91,12 @@ describe('feature flags', () => {
 
 describe('experiments', () => {
   const F = { events: [{ order: 0, id: '$pageview' }], properties: [] };
-  const draft = (overrides: Record<string, unknown>) => ({ name: 'Unstorable', feature_flag_key: `exp-unstorable-${++counter}`, filters: F, ...overrides });
+  const draft = (overrides: Record<string, unknown>) => ({
+    name: 'Unstorable',
+    feature_flag_key: `exp-unstorable-${++counter}`,
+    filters: F,
+    ...overrides,
+  });
   const cases: Array<[string, Record<string, unknown>, string]> = [
     ['parameters', { parameters: { note: 'x\u0000' } }, 'parameters'],
     ['filters', { filters: { ...F, extra: { 'a\u0000': 1 } } }, 'filters'],
@@ -90,14 +109,13 @@ describe('experiments', () => {
     expect(res.body).toEqual(nul(attr));
   });
 
-  it.each(cases.map(([label, overrides, attr]) => [label, JSON.parse(JSON.stringify(overrides).replace(/\\u0000/g, '\\ud800')), attr] as const))(
-    'regression: a lone surrogate in %s answered 500',
-    async (_label, overrides, attr) => {
-      const res = await post(experiments, draft(overrides));
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(surrogate(attr));
-    },
-  );
+  it.each(
+    cases.map(([label, overrides, attr]) => [label, JSON.parse(JSON.stringify(overrides).replace(/\\u0000/g, '\\ud800')), attr] as const),
+  )('regression: a lone surrogate in %s answered 500', async (_label, overrides, attr) => {
+    const res = await post(experiments, draft(overrides));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(surrogate(attr));
+  });
 
   it('refuses them on update and in variant definitions, and nothing is stored', async () => {
     const created = await post(experiments, draft({}));
@@ -120,11 +138,15 @@ describe('experiments', () => {
 describe('person ids', () => {
   const get = async (id: string) => {
     const rest = await app.request(`/api/projects/${world.project.id}/persons/${id}/`, { key: world.owner.key });
-    const graphql = await app.graphql('query($p: ID!, $id: String!) { person(projectId: $p, id: $id) { id } }', { p: String(world.project.id), id }, world.owner.key);
+    const graphql = await app.graphql(
+      'query($p: ID!, $id: String!) { person(projectId: $p, id: $id) { id } }',
+      { p: String(world.project.id), id },
+      world.owner.key,
+    );
     return { rest: rest.status, graphql: graphql.body.errors?.[0]?.extensions?.code };
   };
 
-  it('regression: GET persons/9223372036854775807 (bigint\'s largest, rounded up past it by Number) answered 500', async () => {
+  it("regression: GET persons/9223372036854775807 (bigint's largest, rounded up past it by Number) answered 500", async () => {
     expect(await get('9223372036854775807')).toEqual({ rest: 404, graphql: 'NOT_FOUND' });
   });
 

@@ -1,8 +1,4 @@
-import {
-  evaluateFlag,
-  type EvaluationSubject,
-  type FlagEvaluation,
-} from '../../src/evaluation/evaluate-flag';
+import { evaluateFlag, type EvaluationSubject, type FlagEvaluation } from '../../src/evaluation/evaluate-flag';
 import { bucketHash } from '../../src/evaluation/hash';
 import { servedFilters } from '../../src/evaluation/served-filters';
 
@@ -14,7 +10,12 @@ const GROUP_TYPES: ReadonlyMap<number, string> = new Map([
 
 // Hashes of flag `beta` (evaluation.md §1): user-1 rolls out at 0.3977 (variant 0.1244),
 // user-2 at 0.3824 (variant 0.5828).
-const VARIANTS = { variants: [{ key: 'control', rollout_percentage: 50 }, { key: 'test', rollout_percentage: 50 }] };
+const VARIANTS = {
+  variants: [
+    { key: 'control', rollout_percentage: 50 },
+    { key: 'test', rollout_percentage: 50 },
+  ],
+};
 
 function subject(overrides: Partial<EvaluationSubject> = {}): EvaluationSubject {
   return { distinctId: 'user-1', personProperties: {}, groups: {}, inCohort: () => false, ...overrides };
@@ -54,9 +55,7 @@ describe('rollout, variants and overrides (evaluation.md §2)', () => {
   it('gives "control" for beta/user-1, and "test" with the condition override', () => {
     const condition = { properties: [], rollout_percentage: 50 };
     expect(evaluate({ groups: [condition], multivariate: VARIANTS })).toEqual(result('control', 'condition_match', 0));
-    expect(evaluate({ groups: [{ ...condition, variant: 'test' }], multivariate: VARIANTS })).toEqual(
-      result('test', 'condition_match', 0),
-    );
+    expect(evaluate({ groups: [{ ...condition, variant: 'test' }], multivariate: VARIANTS })).toEqual(result('test', 'condition_match', 0));
   });
 
   describe('a subject is in iff hash <= rollout_percentage / 100 (user-1 hashes to 0.39769…)', () => {
@@ -78,12 +77,37 @@ describe('rollout, variants and overrides (evaluation.md §2)', () => {
 
   describe('the variant is the first range holding the variant hash (user-1: 0.12439…)', () => {
     it.each([
-      [[{ key: 'a', rollout_percentage: 12.44 }, { key: 'b', rollout_percentage: 87.56 }], 'a'],
-      [[{ key: 'a', rollout_percentage: 12.43 }, { key: 'b', rollout_percentage: 87.57 }], 'b'],
+      [
+        [
+          { key: 'a', rollout_percentage: 12.44 },
+          { key: 'b', rollout_percentage: 87.56 },
+        ],
+        'a',
+      ],
+      [
+        [
+          { key: 'a', rollout_percentage: 12.43 },
+          { key: 'b', rollout_percentage: 87.57 },
+        ],
+        'b',
+      ],
       // divided by 100: exactly the hash, so a's range [0, h) does not hold it
-      [[{ key: 'a', rollout_percentage: 12.43994199742155 }, { key: 'b', rollout_percentage: 50 }], 'b'],
+      [
+        [
+          { key: 'a', rollout_percentage: 12.43994199742155 },
+          { key: 'b', rollout_percentage: 50 },
+        ],
+        'b',
+      ],
       [[{ key: 'a' }, { key: 'b', rollout_percentage: 50 }], 'b'],
-      [[{ key: 'a', rollout_percentage: 0 }, { key: 'b', rollout_percentage: 20 }, { key: 'c', rollout_percentage: 80 }], 'b'],
+      [
+        [
+          { key: 'a', rollout_percentage: 0 },
+          { key: 'b', rollout_percentage: 20 },
+          { key: 'c', rollout_percentage: 80 },
+        ],
+        'b',
+      ],
       // below 100 in total and the hash beyond the last range: true
       [[{ key: 'a', rollout_percentage: 10 }], true],
       [[{ key: 'a', rollout_percentage: 13 }], 'a'],
@@ -177,18 +201,13 @@ describe('evaluation order (evaluation.md §3.2)', () => {
     });
 
     it('goes on to the release conditions when the enrolment key is absent', () => {
-      expect(evaluate(superFilters(), subject({ personProperties: { other: true } }))).toEqual(
-        result('control', 'condition_match', 0),
-      );
+      expect(evaluate(superFilters(), subject({ personProperties: { other: true } }))).toEqual(result('control', 'condition_match', 0));
     });
 
     it('counts only super_groups[0]', () => {
       const filters = {
         ...superFilters(),
-        super_groups: [
-          { properties: [person(ENROLMENT, ['true'])] },
-          { properties: [person('$feature_enrollment/other', ['true'])] },
-        ],
+        super_groups: [{ properties: [person(ENROLMENT, ['true'])] }, { properties: [person('$feature_enrollment/other', ['true'])] }],
       };
       const who = subject({ personProperties: { '$feature_enrollment/other': true } });
       expect(evaluate(filters, who)).toEqual(result('control', 'condition_match', 0));
@@ -258,12 +277,8 @@ describe('filters and property bags (evaluation.md §4.1, §5.3)', () => {
   it('buckets group flags by the group key, not the distinct_id', () => {
     // at 39%, user-2 (0.3824) is in and user-1 (0.3977) out; their variants are test and control
     const filters = { ...ORG, groups: [{ rollout_percentage: 39 }], multivariate: VARIANTS };
-    expect(evaluate(filters, subject({ distinctId: 'user-1', groups: org('user-2') }))).toEqual(
-      result('test', 'condition_match', 0),
-    );
-    expect(evaluate(filters, subject({ distinctId: 'user-2', groups: org('user-1') }))).toEqual(
-      result(false, 'out_of_rollout_bound', 0),
-    );
+    expect(evaluate(filters, subject({ distinctId: 'user-1', groups: org('user-2') }))).toEqual(result('test', 'condition_match', 0));
+    expect(evaluate(filters, subject({ distinctId: 'user-2', groups: org('user-1') }))).toEqual(result(false, 'out_of_rollout_bound', 0));
   });
 
   it.each([
@@ -277,7 +292,7 @@ describe('filters and property bags (evaluation.md §4.1, §5.3)', () => {
     expect(evaluate({ groups: [{ properties: [person('plan', 'pro')] }] }, who).value).toBe(true);
   });
 
-  describe('cohort filters use the subject\'s membership', () => {
+  describe("cohort filters use the subject's membership", () => {
     const inCohort = (id: number) => id === 5;
     it.each([
       [{ operator: 'in', value: 5 }, true],

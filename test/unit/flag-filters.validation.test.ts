@@ -47,7 +47,12 @@ const person = (key: string, value: unknown, operator?: string) => ({
   type: 'person',
   ...(operator !== undefined ? { operator } : {}),
 });
-const cohort = (value: unknown, operator?: string) => ({ key: 'id', value, type: 'cohort', ...(operator !== undefined ? { operator } : {}) });
+const cohort = (value: unknown, operator?: string) => ({
+  key: 'id',
+  value,
+  type: 'cohort',
+  ...(operator !== undefined ? { operator } : {}),
+});
 const withProps = (...properties: unknown[]) => ({ groups: [{ properties, rollout_percentage: null }] });
 const variants = (...pcts: unknown[]) =>
   pcts.map((rollout_percentage, i) => ({ key: ['first-variant', 'second-variant', 'third-variant'][i] ?? `v${i}`, rollout_percentage }));
@@ -161,17 +166,33 @@ describe('validateFlagFilters: S1–S5', () => {
     ['a property with key ""', withProps({ key: '', type: 'person' }), invalid('groups[0].properties[0].key must be a non-empty string')],
     ['a property with key 5', withProps({ key: 5, type: 'person' }), invalid('groups[0].properties[0].key must be a non-empty string')],
     ['a property type 5', withProps({ key: 'a', type: 5 }), invalid('groups[0].properties[0].type must be a string or null, got int')],
-    ['an operator list', withProps({ key: 'a', type: 'person', operator: ['exact'] }), invalid('groups[0].properties[0].operator must be a string or null, got list')],
+    [
+      'an operator list',
+      withProps({ key: 'a', type: 'person', operator: ['exact'] }),
+      invalid('groups[0].properties[0].operator must be a string or null, got list'),
+    ],
     [
       'group_type_index a string',
       withProps(person('a', 1), { key: 'b', type: 'group', group_type_index: '0' }),
       invalid('groups[0].properties[1].group_type_index must be an integer or null, got str'),
     ],
-    ['group_type_index a float', withProps({ key: 'b', type: 'group', group_type_index: 0.5 }), invalid('groups[0].properties[0].group_type_index must be an integer or null, got float')],
-    ['group_type_index a bool', withProps({ key: 'b', type: 'group', group_type_index: true }), invalid('groups[0].properties[0].group_type_index must be an integer or null, got bool')],
+    [
+      'group_type_index a float',
+      withProps({ key: 'b', type: 'group', group_type_index: 0.5 }),
+      invalid('groups[0].properties[0].group_type_index must be an integer or null, got float'),
+    ],
+    [
+      'group_type_index a bool',
+      withProps({ key: 'b', type: 'group', group_type_index: true }),
+      invalid('groups[0].properties[0].group_type_index must be an integer or null, got bool'),
+    ],
     // S3: rollout and variant of a group (acceptance 17)
     ['rollout "50"', { groups: [{ rollout_percentage: '50' }] }, invalid('groups[0].rollout_percentage must be a number or null, got str')],
-    ['rollout true', { groups: [{ rollout_percentage: true }] }, invalid('groups[0].rollout_percentage must be a number or null, got bool')],
+    [
+      'rollout true',
+      { groups: [{ rollout_percentage: true }] },
+      invalid('groups[0].rollout_percentage must be a number or null, got bool'),
+    ],
     ['variant 5', { groups: [{ variant: 5 }] }, invalid('groups[0].variant must be a string or null, got int')],
     // S3: depth-first — a bad property of group 0 before the rollout of group 0, before group 1
     [
@@ -183,7 +204,11 @@ describe('validateFlagFilters: S1–S5', () => {
     ['multivariate a list', { groups: [], multivariate: [] }, invalid('multivariate must be an object or null, got list')],
     ['multivariate {}', { groups: [], multivariate: {} }, invalid('multivariate.variants must be a list, got null')],
     ['variants an object', { groups: [], multivariate: { variants: {} } }, invalid('multivariate.variants must be a list, got dict')],
-    ['a variant a string', { groups: [], multivariate: { variants: ['a'] } }, invalid('multivariate.variants[0] must be an object, got str')],
+    [
+      'a variant a string',
+      { groups: [], multivariate: { variants: ['a'] } },
+      invalid('multivariate.variants[0] must be an object, got str'),
+    ],
     [
       'a variant without key',
       { groups: [], multivariate: { variants: [...variants(50, 25), { rollout_percentage: 25 }] } },
@@ -194,17 +219,61 @@ describe('validateFlagFilters: S1–S5', () => {
       { groups: [], multivariate: { variants: [...variants(50, 50), { key: 'third-variant' }] } },
       invalid('multivariate.variants[2].rollout_percentage must be a number, got null'),
     ],
-    ['a variant rollout "50"', { groups: [], multivariate: { variants: [{ key: 'a', rollout_percentage: '50' }] } }, invalid('multivariate.variants[0].rollout_percentage must be a number, got str')],
-    ['aggregation "0"', { groups: [], aggregation_group_type_index: '0' }, invalid('aggregation_group_type_index must be an integer or null, got str')],
-    ['aggregation 1.5', { groups: [], aggregation_group_type_index: 1.5 }, invalid('aggregation_group_type_index must be an integer or null, got float')],
-    ['aggregation false', { groups: [], aggregation_group_type_index: false }, invalid('aggregation_group_type_index must be an integer or null, got bool')],
+    [
+      'a variant rollout "50"',
+      { groups: [], multivariate: { variants: [{ key: 'a', rollout_percentage: '50' }] } },
+      invalid('multivariate.variants[0].rollout_percentage must be a number, got str'),
+    ],
+    [
+      'aggregation "0"',
+      { groups: [], aggregation_group_type_index: '0' },
+      invalid('aggregation_group_type_index must be an integer or null, got str'),
+    ],
+    [
+      'aggregation 1.5',
+      { groups: [], aggregation_group_type_index: 1.5 },
+      invalid('aggregation_group_type_index must be an integer or null, got float'),
+    ],
+    [
+      'aggregation false',
+      { groups: [], aggregation_group_type_index: false },
+      invalid('aggregation_group_type_index must be an integer or null, got bool'),
+    ],
     // S4 (acceptance 17)
-    ['group rollout 150', { groups: [{ rollout_percentage: 150 }] }, invalid('groups[0].rollout_percentage must be between 0 and 100, got 150')],
-    ['group rollout -1', { groups: [{}, { rollout_percentage: -1 }] }, invalid('groups[1].rollout_percentage must be between 0 and 100, got -1')],
-    ['group rollout 100.5', { groups: [{ rollout_percentage: 100.5 }] }, invalid('groups[0].rollout_percentage must be between 0 and 100, got 100.5')],
-    ['variant rollout 150', multivariate(150, -50), invalid('multivariate.variants[0].rollout_percentage must be between 0 and 100, got 150')],
+    [
+      'group rollout 150',
+      { groups: [{ rollout_percentage: 150 }] },
+      invalid('groups[0].rollout_percentage must be between 0 and 100, got 150'),
+    ],
+    [
+      'group rollout -1',
+      { groups: [{}, { rollout_percentage: -1 }] },
+      invalid('groups[1].rollout_percentage must be between 0 and 100, got -1'),
+    ],
+    [
+      'group rollout 100.5',
+      { groups: [{ rollout_percentage: 100.5 }] },
+      invalid('groups[0].rollout_percentage must be between 0 and 100, got 100.5'),
+    ],
+    [
+      'variant rollout 150',
+      multivariate(150, -50),
+      invalid('multivariate.variants[0].rollout_percentage must be between 0 and 100, got 150'),
+    ],
     // S5
-    ['duplicate variant keys', { groups: [], multivariate: { variants: [{ key: 'a', rollout_percentage: 50 }, { key: 'a', rollout_percentage: 50 }] } }, invalid(MSG.S5)],
+    [
+      'duplicate variant keys',
+      {
+        groups: [],
+        multivariate: {
+          variants: [
+            { key: 'a', rollout_percentage: 50 },
+            { key: 'a', rollout_percentage: 50 },
+          ],
+        },
+      },
+      invalid(MSG.S5),
+    ],
   ])('%s', async (_name, filters, expected, options = POST) => {
     expect(await filtersError(filters, options)).toEqual(expected);
   });
@@ -219,11 +288,19 @@ describe('validateFlagFilters: V1–V3', () => {
     ['a property with type null', withProps({ key: 'id', value: 5, type: null }), invalid(MSG.V1person)],
     ['an event property', withProps({ key: 'id', value: 5, type: 'event' }), invalid(MSG.V1person)],
     ['a group property without aggregation', withProps(groupProp(0)), invalid(MSG.V1person)],
-    ['aggregation 3 with a group property of index 0', { ...withProps(groupProp(0)), aggregation_group_type_index: 3 }, invalid(MSG.V1group)],
+    [
+      'aggregation 3 with a group property of index 0',
+      { ...withProps(groupProp(0)), aggregation_group_type_index: 3 },
+      invalid(MSG.V1group),
+    ],
     ['a group property without index', { ...withProps(groupProp(null)), aggregation_group_type_index: 0 }, invalid(MSG.V1group)],
     ['a person property with aggregation 0', { ...withProps(person('a', 1)), aggregation_group_type_index: 0 }, invalid(MSG.V1group)],
     ['a cohort property with aggregation 0', { ...withProps(cohort(1)), aggregation_group_type_index: 0 }, invalid(MSG.V1group)],
-    ['V1 in a later group', { groups: [{ properties: [person('a', 1)] }, { properties: [{ key: 'b', value: 1 }] }] }, invalid(MSG.V1person)],
+    [
+      'V1 in a later group',
+      { groups: [{ properties: [person('a', 1)] }, { properties: [{ key: 'b', value: 1 }] }] },
+      invalid(MSG.V1person),
+    ],
     // V2 (acceptance 17)
     ['variants 50/25/0', multivariate(50, 25, 0), invalid(MSG.V2)],
     ['variants 50/25/50', multivariate(50, 25, 50), invalid(MSG.V2)],
@@ -265,12 +342,24 @@ describe('validateFlagFilters: V4 per property', () => {
     ['an unknown operator on a cohort', withProps(cohort(1, 'bar')), invalid('Invalid operator: bar', 'filters', 'invalid_operator')],
     // V4b (acceptance 22)
     ['a missing cohort', withProps(cohort(5151)), invalid('Cohort with id 5151 does not exist', 'filters', 'cohort_does_not_exist')],
-    ['a missing cohort as string', withProps(cohort('5151')), invalid('Cohort with id 5151 does not exist', 'filters', 'cohort_does_not_exist')],
+    [
+      'a missing cohort as string',
+      withProps(cohort('5151')),
+      invalid('Cohort with id 5151 does not exist', 'filters', 'cohort_does_not_exist'),
+    ],
     ['a deleted cohort', withProps(cohort(3)), invalid('Cohort with id 3 does not exist', 'filters', 'cohort_does_not_exist')],
-    ['a non-numeric cohort value', withProps(cohort('abc')), invalid('Cohort with id abc does not exist', 'filters', 'cohort_does_not_exist')],
+    [
+      'a non-numeric cohort value',
+      withProps(cohort('abc')),
+      invalid('Cohort with id abc does not exist', 'filters', 'cohort_does_not_exist'),
+    ],
     ['a null cohort value', withProps(cohort(null)), invalid('Cohort with id None does not exist', 'filters', 'cohort_does_not_exist')],
     ['a list cohort value', withProps(cohort([1])), invalid('Cohort with id [1] does not exist', 'filters', 'cohort_does_not_exist')],
-    ['an out-of-range cohort id', withProps(cohort(99999999999)), invalid('Cohort with id 99999999999 does not exist', 'filters', 'cohort_does_not_exist')],
+    [
+      'an out-of-range cohort id',
+      withProps(cohort(99999999999)),
+      invalid('Cohort with id 99999999999 does not exist', 'filters', 'cohort_does_not_exist'),
+    ],
     // V4c (acceptance 22)
     [
       'a behavioral cohort',
@@ -283,16 +372,40 @@ describe('validateFlagFilters: V4 per property', () => {
       invalid("Cohort 'nests-cohort2' with filters on events cannot be used in feature flags.", 'filters', 'behavioral_cohort_found'),
     ],
     // V4d (acceptance 21)
-    ['is_date_before "6hed"', withProps(person('d', '6hed', 'is_date_before')), invalid('Invalid date value: 6hed', 'filters', 'invalid_date')],
-    ['is_date_after "1234-02-993284"', withProps(person('d', '1234-02-993284', 'is_date_after')), invalid('Invalid date value: 1234-02-993284', 'filters', 'invalid_date')],
-    ['is_date_after a number', withProps(person('d', 1717200000, 'is_date_after')), invalid('Invalid date value: 1717200000', 'filters', 'invalid_date')],
+    [
+      'is_date_before "6hed"',
+      withProps(person('d', '6hed', 'is_date_before')),
+      invalid('Invalid date value: 6hed', 'filters', 'invalid_date'),
+    ],
+    [
+      'is_date_after "1234-02-993284"',
+      withProps(person('d', '1234-02-993284', 'is_date_after')),
+      invalid('Invalid date value: 1234-02-993284', 'filters', 'invalid_date'),
+    ],
+    [
+      'is_date_after a number',
+      withProps(person('d', 1717200000, 'is_date_after')),
+      invalid('Invalid date value: 1717200000', 'filters', 'invalid_date'),
+    ],
     ['is_date_before null', withProps(person('d', null, 'is_date_before')), invalid('Invalid date value: None', 'filters', 'invalid_date')],
-    ['is_date_before 10000d', withProps(person('d', '10000d', 'is_date_before')), invalid('Invalid date value: 10000d', 'filters', 'invalid_date')],
+    [
+      'is_date_before 10000d',
+      withProps(person('d', '10000d', 'is_date_before')),
+      invalid('Invalid date value: 10000d', 'filters', 'invalid_date'),
+    ],
     // V4e
     ['gt with a number', withProps(person('age', 5, 'gt')), invalid('Invalid value for operator gt: 5', 'filters', 'invalid_value')],
     ['lte with null', withProps(person('age', null, 'lte')), invalid('Invalid value for operator lte: None', 'filters', 'invalid_value')],
-    ['icontains with true', withProps(person('a', true, 'icontains')), invalid('Invalid value for operator icontains: True', 'filters', 'invalid_value')],
-    ['regex with an object', withProps(person('a', { k: 'v' }, 'regex')), invalid("Invalid value for operator regex: {'k': 'v'}", 'filters', 'invalid_value')],
+    [
+      'icontains with true',
+      withProps(person('a', true, 'icontains')),
+      invalid('Invalid value for operator icontains: True', 'filters', 'invalid_value'),
+    ],
+    [
+      'regex with an object',
+      withProps(person('a', { k: 'v' }, 'regex')),
+      invalid("Invalid value for operator regex: {'k': 'v'}", 'filters', 'invalid_value'),
+    ],
   ])('%s', async (_name, filters, expected) => {
     expect(await filtersError(filters)).toEqual(expected);
   });
@@ -327,7 +440,11 @@ describe('validateFlagFilters: V5, V6', () => {
     ['two payload keys on a boolean flag', { groups: [], payloads: { true: 1, false: 2 } }, invalid(MSG.V5bool)],
     ['a fourth variant payload', { ...multi, payloads: { 'first-variant': { a: 1 }, 'fourth-variant': 1 } }, invalid(MSG.V5multi)],
     ['a "true" payload on a multivariate flag', { ...multi, payloads: { 'first-variant': { a: 1 }, true: 1 } }, invalid(MSG.V5multi)],
-    ['any payload when multivariate has no variants', { groups: [], multivariate: { variants: [] }, payloads: { true: 1 } }, invalid(MSG.V5multi)],
+    [
+      'any payload when multivariate has no variants',
+      { groups: [], multivariate: { variants: [] }, payloads: { true: 1 } },
+      invalid(MSG.V5multi),
+    ],
     // V6 (acceptance 20)
     ['regex "(unclosed"', withProps(person('email', '(unclosed', 'regex')), invalid(MSG.V6, null)],
     ['not_regex "?*"', withProps(person('email', '?*', 'not_regex')), invalid(MSG.V6, null)],
@@ -351,9 +468,15 @@ describe('validateFlagFilters: V5, V6', () => {
   });
 
   it('answers S4 before S5, S5 before V1, V1 before V2, V2 before V3', async () => {
-    const dup = [{ key: 'a', rollout_percentage: 150 }, { key: 'a', rollout_percentage: 50 }];
+    const dup = [
+      { key: 'a', rollout_percentage: 150 },
+      { key: 'a', rollout_percentage: 50 },
+    ];
     expect((await filtersError({ groups: [], multivariate: { variants: dup } })).detail).toMatch(/between 0 and 100/);
-    const dupOk = [{ key: 'a', rollout_percentage: 10 }, { key: 'a', rollout_percentage: 50 }];
+    const dupOk = [
+      { key: 'a', rollout_percentage: 10 },
+      { key: 'a', rollout_percentage: 50 },
+    ];
     expect((await filtersError({ ...withProps({ key: 'x' }), multivariate: { variants: dupOk } })).detail).toBe(MSG.S5);
     expect((await filtersError({ ...multivariate(10), groups: [{ properties: [{ key: 'x' }] }] })).detail).toBe(MSG.V1person);
     expect((await filtersError({ ...multivariate(10), groups: [{ variant: 'nope' }] })).detail).toBe(MSG.V2);
@@ -361,8 +484,7 @@ describe('validateFlagFilters: V5, V6', () => {
 });
 
 describe('validateConditionProperties (blast radius, §4.7)', () => {
-  const check = (properties: unknown) =>
-    errorOf(() => validateConditionProperties(properties, 'condition.properties', loadCohorts));
+  const check = (properties: unknown) => errorOf(() => validateConditionProperties(properties, 'condition.properties', loadCohorts));
 
   it.each<[string, unknown]>([
     ['absent properties', undefined],
@@ -379,15 +501,35 @@ describe('validateConditionProperties (blast radius, §4.7)', () => {
   it.each<[string, unknown, Body]>([
     ['properties an object', {}, invalid('condition.properties must be a list, got dict', null)],
     ['a property a string', ['x'], invalid('condition.properties[0] must be an object, got str', null)],
-    ['a property without key', [person('a', 1), { type: 'person' }], invalid('condition.properties[1].key must be a non-empty string', null)],
+    [
+      'a property without key',
+      [person('a', 1), { type: 'person' }],
+      invalid('condition.properties[1].key must be a non-empty string', null),
+    ],
     ['a bad type', [{ key: 'a', type: 1 }], invalid('condition.properties[0].type must be a string or null, got int', null)],
-    ['a bad group_type_index', [{ key: 'a', group_type_index: '1' }], invalid('condition.properties[0].group_type_index must be an integer or null, got str', null)],
+    [
+      'a bad group_type_index',
+      [{ key: 'a', group_type_index: '1' }],
+      invalid('condition.properties[0].group_type_index must be an integer or null, got str', null),
+    ],
     ['an unknown operator', [person('a', 1, 'foo')], invalid('Invalid operator: foo', null, 'invalid_operator')],
     ['a missing cohort', [cohort(5151)], invalid('Cohort with id 5151 does not exist', null, 'cohort_does_not_exist')],
-    ['a behavioral cohort', [cohort(2)], invalid("Cohort 'cohort2' with filters on events cannot be used in feature flags.", null, 'behavioral_cohort_found')],
+    [
+      'a behavioral cohort',
+      [cohort(2)],
+      invalid("Cohort 'cohort2' with filters on events cannot be used in feature flags.", null, 'behavioral_cohort_found'),
+    ],
     ['an invalid date', [person('d', '6hed', 'is_date_before')], invalid('Invalid date value: 6hed', null, 'invalid_date')],
-    ['a list for icontains', [person('e', ['@posthog.com'], 'icontains')], invalid("Invalid value for operator icontains: ['@posthog.com']", null, 'invalid_value')],
-    ['shapes of all properties before V4', [person('a', 1, 'foo'), { key: '' }], invalid('condition.properties[1].key must be a non-empty string', null)],
+    [
+      'a list for icontains',
+      [person('e', ['@posthog.com'], 'icontains')],
+      invalid("Invalid value for operator icontains: ['@posthog.com']", null, 'invalid_value'),
+    ],
+    [
+      'shapes of all properties before V4',
+      [person('a', 1, 'foo'), { key: '' }],
+      invalid('condition.properties[1].key must be a non-empty string', null),
+    ],
   ])('%s', async (_name, properties, expected) => {
     expect(await check(properties)).toEqual(expected);
   });

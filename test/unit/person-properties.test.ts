@@ -44,10 +44,23 @@ describe('person property updates (ingestion.md §3.2)', () => {
 });
 
 describe('illegal distinct ids (ingestion.md §3.3)', () => {
-  it.each(['', '  ', 'anonymous', 'GUEST', 'distinct_id', 'Email', 'undefined', 'True', '[object Object]', 'NaN', 'None', 'null', '0', '"null"', "'undefined'"])(
-    '%j is illegal',
-    (id) => expect(isIllegalDistinctId(id)).toBe(true),
-  );
+  it.each([
+    '',
+    '  ',
+    'anonymous',
+    'GUEST',
+    'distinct_id',
+    'Email',
+    'undefined',
+    'True',
+    '[object Object]',
+    'NaN',
+    'None',
+    'null',
+    '0',
+    '"null"',
+    "'undefined'",
+  ])('%j is illegal', (id) => expect(isIllegalDistinctId(id)).toBe(true));
   it.each(['user-1', 'NULL', 'nan', '00', 'anon-1'])('%j is legal', (id) => expect(isIllegalDistinctId(id)).toBe(false));
 });
 
@@ -66,8 +79,12 @@ describe('event timestamps (ingestion.md §2.2)', () => {
     const sentAt = new Date('2024-01-01T00:00:10Z');
     expect(eventTimestamp({ timestamp: '2024-01-01T00:00:00Z' }, false, sentAt, now).toISOString()).toBe('2024-06-01T11:59:50.000Z');
     expect(eventTimestamp({ timestamp: '2024-01-01T00:00:00Z' }, true, sentAt, now).toISOString()).toBe('2024-01-01T00:00:00.000Z');
-    expect(eventTimestamp({ timestamp: Date.parse('2024-05-01T00:00:00Z') }, false, null, now).toISOString()).toBe('2024-05-01T00:00:00.000Z');
-    expect(eventTimestamp({ timestamp: '2024-01-01T00:00:00Z', offset: 1000 }, false, sentAt, now).toISOString()).toBe('2024-06-01T11:59:59.000Z');
+    expect(eventTimestamp({ timestamp: Date.parse('2024-05-01T00:00:00Z') }, false, null, now).toISOString()).toBe(
+      '2024-05-01T00:00:00.000Z',
+    );
+    expect(eventTimestamp({ timestamp: '2024-01-01T00:00:00Z', offset: 1000 }, false, sentAt, now).toISOString()).toBe(
+      '2024-06-01T11:59:59.000Z',
+    );
     expect(eventTimestamp({ timestamp: '2024-06-02T12:00:00Z' }, false, null, now)).toBe(now);
     expect(eventTimestamp({ timestamp: '1969-12-31T00:00:00Z' }, false, null, now)).toBe(now);
     expect(eventTimestamp({ timestamp: 'garbage' }, false, null, now)).toBe(now);

@@ -26,7 +26,8 @@ export class Migration20261123160000DefinitionsNotify extends Migration {
   }
 
   override async down(): Promise<void> {
-    for (const table of ['feature_flag', 'group_type_mapping']) this.addSql(`drop trigger if exists "${table}_definitions_notify" on "${table}";`);
+    for (const table of ['feature_flag', 'group_type_mapping'])
+      this.addSql(`drop trigger if exists "${table}_definitions_notify" on "${table}";`);
     this.addSql('drop function if exists flagship_notify_definitions();');
   }
 }

@@ -8,7 +8,6 @@ import { Event } from './event.entity';
 import { windowPage } from './window-page';
 import { isUuid } from '../../validation/fields';
 
-
 function time(value: string | null | undefined, attr: 'after' | 'before'): Date | null {
   if (value === null || value === undefined || value === '') return null;
   const date = parseTimestamp(value);

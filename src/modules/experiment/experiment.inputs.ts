@@ -8,7 +8,8 @@ export class ExperimentCreateInput {
   @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => ExperimentDateTimeScalar, { nullable: true, description: 'Setting it launches the experiment.' }) startDate?: Date | null;
   @Field(() => ExperimentDateTimeScalar, { nullable: true }) endDate?: Date | null;
-  @Field(() => String, { nullable: true, description: 'The flag to create or reuse; immutable afterwards.' }) featureFlagKey?: string | null;
+  @Field(() => String, { nullable: true, description: 'The flag to create or reuse; immutable afterwards.' }) featureFlagKey?:
+    string | null;
   @Field(() => JSONObjectScalar, { nullable: true }) parameters?: Record<string, unknown> | null;
   @Field(() => JSONScalar, { nullable: true }) secondaryMetrics?: unknown;
   @Field(() => JSONObjectScalar, { nullable: true }) filters?: Record<string, unknown> | null;

@@ -11,7 +11,11 @@ export function createExperimentLoaders(em: EntityManager) {
   return {
     /** `experiment_set`: ids, ascending. */
     flagExperimentIds: new DataLoader<number, number[]>(async (flagIds) => {
-      const experiments = await em.find(Experiment, { featureFlag: { $in: [...flagIds] } }, { fields: ['id', 'featureFlag'], orderBy: { id: 'asc' } });
+      const experiments = await em.find(
+        Experiment,
+        { featureFlag: { $in: [...flagIds] } },
+        { fields: ['id', 'featureFlag'], orderBy: { id: 'asc' } },
+      );
       return byFlag(flagIds, experiments).map((list) => list.map((experiment) => experiment.id));
     }),
     flagExperiments: new DataLoader<number, Experiment[]>(async (flagIds) =>

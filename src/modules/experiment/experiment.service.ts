@@ -11,7 +11,13 @@ import { isPlainObject } from '../../validation/python';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { createFlag, requireFlagEditor, updateFlag, withUniqueKey } from '../feature-flag/feature-flag.service';
 import { Experiment } from './experiment.entity';
-import { checkDateOrder, flagVariants, validateExperimentFilters, validateExperimentInput, type ExperimentChanges } from './experiment.validation';
+import {
+  checkDateOrder,
+  flagVariants,
+  validateExperimentFilters,
+  validateExperimentInput,
+  type ExperimentChanges,
+} from './experiment.validation';
 
 export type ExperimentStatus = 'draft' | 'running' | 'complete';
 
@@ -48,79 +54,87 @@ export const ExperimentService = {
     const changes = validateExperimentInput(requireObject(body), 'create');
     checkDateOrder(changes.startDate ?? null, changes.endDate ?? null);
     validateExperimentFilters(changes, 'create');
-    return changingDefinitions(access.project.id, () => withUniqueKey(() =>
-      ctx.em.transactional(async (em) => {
-        // Creates for one (project, key) take turns, so two cannot both create the flag.
-        await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`experiment-flag:${access.project.id}:${changes.featureFlagKey}`]);
-        const flag = await linkedFlag(em, access, changes);
-        const experiment = em.create(Experiment, {
-          project: access.project,
-          name: changes.name!,
-          description: changes.description ?? null,
-          startDate: changes.startDate ?? null,
-          endDate: changes.endDate ?? null,
-          featureFlag: flag,
-          parameters: changes.parameters ?? {},
-          secondaryMetrics: changes.secondaryMetrics ?? [],
-          filters: changes.filters!,
-          archived: changes.archived ?? false,
-          createdBy: callerReference(em, access.caller),
-        });
-        await em.flush();
-        return experiment;
-      }),
-    ));
+    return changingDefinitions(access.project.id, () =>
+      withUniqueKey(() =>
+        ctx.em.transactional(async (em) => {
+          // Creates for one (project, key) take turns, so two cannot both create the flag.
+          await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`experiment-flag:${access.project.id}:${changes.featureFlagKey}`]);
+          const flag = await linkedFlag(em, access, changes);
+          const experiment = em.create(Experiment, {
+            project: access.project,
+            name: changes.name!,
+            description: changes.description ?? null,
+            startDate: changes.startDate ?? null,
+            endDate: changes.endDate ?? null,
+            featureFlag: flag,
+            parameters: changes.parameters ?? {},
+            secondaryMetrics: changes.secondaryMetrics ?? [],
+            filters: changes.filters!,
+            archived: changes.archived ?? false,
+            createdBy: callerReference(em, access.caller),
+          });
+          await em.flush();
+          return experiment;
+        }),
+      ),
+    );
   },
 
   async update(ctx: AppContext, projectRef: unknown, id: unknown, body: unknown): Promise<Experiment> {
     const access = await accessProject(ctx, projectRef, 'experiment:write');
-    return changingDefinitions(access.project.id, () => ctx.em.transactional(async (em) => {
-      const experiment = await findExperiment(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
-      const input = requireObject(body);
-      const flag = await em.findOneOrFail(FeatureFlag, experiment.featureFlag.id);
-      // Draft or not is judged on the stored state, before this write.
-      const wasDraft = experiment.startDate === null;
-      // SPEC-GAP: a launched experiment's variants cannot change at all, so that refusal answers
-      // before the shape rules (acceptance 13: one variant is refused as a change, not a shape).
-      if (!wasDraft) refuseVariantChange(flag, input.parameters);
-      const changes = validateExperimentInput(input, 'patch');
-      checkDateOrder(
-        changes.startDate !== undefined ? changes.startDate : experiment.startDate,
-        changes.endDate !== undefined ? changes.endDate : experiment.endDate,
-      );
-      validateExperimentFilters(changes, 'patch');
-      if (changes.featureFlagKey !== undefined && changes.featureFlagKey !== flag.key) {
-        throw invalid("Can't update keys: feature_flag_key on Experiment", null);
-      }
-      const flagChanges = wasDraft ? draftFlagChanges(flag, changes) : {};
-      if (wasDraft && changes.startDate) flagChanges.active = true;
-      if (Object.keys(flagChanges).length > 0) await updateFlag(em, access, flag, flagChanges);
-      const { featureFlagKey: _immutable, ...fields } = changes;
-      em.assign(experiment, fields);
-      experiment.updatedAt = new Date();
-      await em.flush();
-      return experiment;
-    }));
+    return changingDefinitions(access.project.id, () =>
+      ctx.em.transactional(async (em) => {
+        const experiment = await findExperiment(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
+        const input = requireObject(body);
+        const flag = await em.findOneOrFail(FeatureFlag, experiment.featureFlag.id);
+        // Draft or not is judged on the stored state, before this write.
+        const wasDraft = experiment.startDate === null;
+        // SPEC-GAP: a launched experiment's variants cannot change at all, so that refusal answers
+        // before the shape rules (acceptance 13: one variant is refused as a change, not a shape).
+        if (!wasDraft) refuseVariantChange(flag, input.parameters);
+        const changes = validateExperimentInput(input, 'patch');
+        checkDateOrder(
+          changes.startDate !== undefined ? changes.startDate : experiment.startDate,
+          changes.endDate !== undefined ? changes.endDate : experiment.endDate,
+        );
+        validateExperimentFilters(changes, 'patch');
+        if (changes.featureFlagKey !== undefined && changes.featureFlagKey !== flag.key) {
+          throw invalid("Can't update keys: feature_flag_key on Experiment", null);
+        }
+        const flagChanges = wasDraft ? draftFlagChanges(flag, changes) : {};
+        if (wasDraft && changes.startDate) flagChanges.active = true;
+        if (Object.keys(flagChanges).length > 0) await updateFlag(em, access, flag, flagChanges);
+        const { featureFlagKey: _immutable, ...fields } = changes;
+        em.assign(experiment, fields);
+        experiment.updatedAt = new Date();
+        await em.flush();
+        return experiment;
+      }),
+    );
   },
 
   /** Hard delete; the flag is soft-deleted unless another experiment still uses it (§5.1). */
   async delete(ctx: AppContext, projectRef: unknown, id: unknown): Promise<Experiment> {
     const access = await accessProject(ctx, projectRef, 'experiment:write');
-    return changingDefinitions(access.project.id, () => ctx.em.transactional(async (em) => {
-      const experiment = await findExperiment(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
-      const flag = await em.findOneOrFail(FeatureFlag, experiment.featureFlag.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      await requireFlagEditor(em, access, flag);
-      await em.nativeDelete(Experiment, { id: experiment.id });
-      const stillUsed = await em.count(Experiment, { featureFlag: flag.id });
-      if (!stillUsed && !flag.deleted) await updateFlag(em, access, flag, { deleted: true });
-      return experiment;
-    }));
+    return changingDefinitions(access.project.id, () =>
+      ctx.em.transactional(async (em) => {
+        const experiment = await findExperiment(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
+        const flag = await em.findOneOrFail(FeatureFlag, experiment.featureFlag.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        await requireFlagEditor(em, access, flag);
+        await em.nativeDelete(Experiment, { id: experiment.id });
+        const stillUsed = await em.count(Experiment, { featureFlag: flag.id });
+        if (!stillUsed && !flag.deleted) await updateFlag(em, access, flag, { deleted: true });
+        return experiment;
+      }),
+    );
   },
 };
 
 async function findExperiment(em: EntityManager, projectId: number, id: unknown, lockMode?: LockMode): Promise<Experiment> {
   const experimentId = parseId(id);
-  const experiment = experimentId ? await em.findOne(Experiment, { id: experimentId, project: projectId }, lockMode ? { lockMode } : {}) : null;
+  const experiment = experimentId
+    ? await em.findOne(Experiment, { id: experimentId, project: projectId }, lockMode ? { lockMode } : {})
+    : null;
   if (!experiment) throw requestErrors.notFound();
   return experiment;
 }
@@ -164,7 +178,8 @@ function draftFlagChanges(flag: FeatureFlag, changes: ExperimentChanges): Record
   const carriesIndex = Object.prototype.hasOwnProperty.call(parameters, 'aggregation_group_type_index');
   if (!carriesVariants && !carriesIndex) return {};
   const filters = { ...flag.filters };
-  if (carriesVariants) filters.multivariate = { ...(isPlainObject(filters.multivariate) ? filters.multivariate : {}), variants: flagVariants(parameters) };
+  if (carriesVariants)
+    filters.multivariate = { ...(isPlainObject(filters.multivariate) ? filters.multivariate : {}), variants: flagVariants(parameters) };
   if (carriesIndex) filters.aggregation_group_type_index = parameters.aggregation_group_type_index ?? null;
   if (!Object.prototype.hasOwnProperty.call(filters, 'groups')) filters.groups = [{ properties: [], rollout_percentage: 100 }];
   return { filters };

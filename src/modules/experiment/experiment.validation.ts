@@ -35,7 +35,6 @@ function asInvalid<T>(parse: () => T): T {
   }
 }
 
-
 /**
  * Rows 1–8 and 10–11 of experiments.md §2, in order; the first failure answers. Row 9 (dates
  * after merging with the stored ones) is the service's, as it needs the stored experiment.

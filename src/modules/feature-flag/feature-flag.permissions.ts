@@ -12,9 +12,7 @@ import type { FeatureFlag } from './feature-flag.entity';
  */
 export async function canEditFlags(em: EntityManager, access: ProjectAccess, flags: FeatureFlag[]): Promise<boolean[]> {
   const everyFlag =
-    access.level >= MembershipLevel.admin ||
-    access.flagAccessLevel === FlagAccessLevel.edit ||
-    access.roleLevel === FlagAccessLevel.edit;
+    access.level >= MembershipLevel.admin || access.flagAccessLevel === FlagAccessLevel.edit || access.roleLevel === FlagAccessLevel.edit;
   if (everyFlag) return flags.map(() => true);
   const userId = access.caller.user.id;
   const isCreator = (flag: FeatureFlag) => flag.createdBy !== null && flag.createdBy.id === userId;

@@ -25,7 +25,6 @@ export interface FlagListArgs extends PageArgs {
   tags?: string[] | null;
 }
 
-
 /** The rules of the flag resource (rest-flags.md §3); both transports call these. */
 export const FeatureFlagService = {
   async list(ctx: AppContext, projectRef: unknown, args: FlagListArgs): Promise<Page<FeatureFlag>> {
@@ -37,7 +36,8 @@ export const FeatureFlagService = {
       .addSelect(raw('count(*) over() as total_count'))
       .addSelect(raw(RIDERS))
       .where({ project: project.id, deleted: false });
-    if (args.search) qb.andWhere({ $or: [{ key: { $ilike: containsPattern(args.search) } }, { name: { $ilike: containsPattern(args.search) } }] });
+    if (args.search)
+      qb.andWhere({ $or: [{ key: { $ilike: containsPattern(args.search) } }, { name: { $ilike: containsPattern(args.search) } }] });
     if (args.active !== undefined && args.active !== null) qb.andWhere({ active: args.active });
     if (args.createdById) qb.andWhere({ createdBy: args.createdById });
     if (args.tags?.length) qb.andWhere({ tags: { $overlap: args.tags.map((t) => t.trim().toLowerCase()) } });
@@ -101,7 +101,10 @@ const RIDERS = `array(select e.id from experiment e where e.feature_flag_id = f.
   (select to_jsonb(u) from app_user u where u.id = f.created_by_id) as creator`;
 
 /** A read-only flag, no unit of work. */
-function readFlagRow(ctx: AppContext, { experiment_ids: experimentIds, creator, total_count: _, ...row }: Record<string, unknown>): FeatureFlag {
+function readFlagRow(
+  ctx: AppContext,
+  { experiment_ids: experimentIds, creator, total_count: _, ...row }: Record<string, unknown>,
+): FeatureFlag {
   const flag = flagFromRow(row);
   ctx.loaders.flagExperimentIds.prime(flag.id, (experimentIds as number[]).map(Number));
   if (creator) ctx.loaders.user.prime(flag.createdBy!.id, userFromRow(creator as Record<string, unknown>));
@@ -109,10 +112,7 @@ function readFlagRow(ctx: AppContext, { experiment_ids: experimentIds, creator, 
 }
 
 async function readOneFlag(ctx: AppContext, where: string, params: unknown[]): Promise<FeatureFlag> {
-  const rows: Array<Record<string, unknown>> = await ctx.em.execute(
-    `select f.*, ${RIDERS} from feature_flag f where ${where}`,
-    params,
-  );
+  const rows: Array<Record<string, unknown>> = await ctx.em.execute(`select f.*, ${RIDERS} from feature_flag f where ${where}`, params);
   if (rows.length === 0) throw requestErrors.notFound();
   return readFlagRow(ctx, rows[0]);
 }
@@ -221,7 +221,8 @@ function applyChanges(flag: FeatureFlag, changes: FlagChanges): void {
   const { version: _precondition, analyticsDashboards, ...fields } = changes;
   Object.assign(flag, fields);
   // Links are only ever added by a write (§3.1).
-  if (analyticsDashboards) flag.analyticsDashboards = [...new Set([...flag.analyticsDashboards, ...analyticsDashboards])].sort((a, b) => a - b);
+  if (analyticsDashboards)
+    flag.analyticsDashboards = [...new Set([...flag.analyticsDashboards, ...analyticsDashboards])].sort((a, b) => a - b);
   if (changes.active === true) flag.performedRollback = false;
 }
 

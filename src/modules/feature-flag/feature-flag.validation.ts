@@ -1,5 +1,15 @@
 import { fieldErrors, ValidationError } from '../../errors';
-import { refuseUnstorableJson, refuseUnstorableText, requireObject, parseBoolean, parseDateTime, parseInteger, parseList, parseString, hasField } from '../../validation/fields';
+import {
+  refuseUnstorableJson,
+  refuseUnstorableText,
+  requireObject,
+  parseBoolean,
+  parseDateTime,
+  parseInteger,
+  parseList,
+  parseString,
+  hasField,
+} from '../../validation/fields';
 import { isPlainObject, pyTypeName } from '../../validation/python';
 import { validateFlagFilters, type CohortInfo } from './flag-filters.validation';
 
@@ -33,7 +43,6 @@ export interface FlagValidationLookups {
 }
 
 const KEY_FORMAT = /^[a-zA-Z0-9_-]+$/;
-
 
 /**
  * Validates a flag write (input keyed by GraphQL field names; `attr`s use the API's names),
@@ -109,7 +118,8 @@ async function validateDashboards(value: unknown, lookups: FlagValidationLookups
   const items = parseList(value, 'analytics_dashboards')!;
   const ids: number[] = [];
   for (const item of items) {
-    const id = typeof item === 'number' && Number.isSafeInteger(item) ? item : typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : null;
+    const id =
+      typeof item === 'number' && Number.isSafeInteger(item) ? item : typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : null;
     if (id === null) throw fieldErrors.incorrectPkType('analytics_dashboards', pyTypeName(item));
     ids.push(id);
   }

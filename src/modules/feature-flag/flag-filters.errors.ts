@@ -9,14 +9,7 @@ export type Attr = 'filters' | null;
 
 /** What S3 says a value must be. */
 export type Expected =
-  | 'a list'
-  | 'an object'
-  | 'a string'
-  | 'a number'
-  | 'a number or null'
-  | 'an integer or null'
-  | 'a string or null'
-  | 'an object or null';
+  'a list' | 'an object' | 'a string' | 'a number' | 'a number or null' | 'an integer or null' | 'a string or null' | 'an object or null';
 
 const invalid = (detail: string, attr: Attr = 'filters') => new ValidationError('invalid_input', detail, attr);
 
@@ -31,8 +24,7 @@ export const filterErrors = {
   emptyKey: (path: string, attr: Attr = 'filters') => invalid(`${path} must be a non-empty string`, attr),
   outOfRange: (path: string, value: number) => invalid(`${path} must be between 0 and 100, got ${pyRepr(value)}`),
   duplicateVariantKeys: () => invalid('Invalid variant definitions: Variant keys must be unique.'),
-  personOrCohortOnly: (attr: Attr = 'filters') =>
-    invalid('Filters are not valid (can only use person and cohort properties)', attr),
+  personOrCohortOnly: (attr: Attr = 'filters') => invalid('Filters are not valid (can only use person and cohort properties)', attr),
   groupOnly: () => invalid('Filters are not valid (can only use group properties)'),
   variantSum: () => invalid('Invalid variant definitions: Variant rollout percentages must sum to 100.'),
   unknownVariantOverride: () => invalid('Filters are not valid (variant override does not exist)'),
@@ -41,13 +33,8 @@ export const filterErrors = {
   cohortDoesNotExist: (value: unknown, attr: Attr) =>
     new ValidationError('cohort_does_not_exist', `Cohort with id ${pyRepr(value)} does not exist`, attr),
   behavioralCohort: (name: string, attr: Attr) =>
-    new ValidationError(
-      'behavioral_cohort_found',
-      `Cohort '${name}' with filters on events cannot be used in feature flags.`,
-      attr,
-    ),
-  invalidDate: (value: unknown, attr: Attr) =>
-    new ValidationError('invalid_date', `Invalid date value: ${pyRepr(value)}`, attr),
+    new ValidationError('behavioral_cohort_found', `Cohort '${name}' with filters on events cannot be used in feature flags.`, attr),
+  invalidDate: (value: unknown, attr: Attr) => new ValidationError('invalid_date', `Invalid date value: ${pyRepr(value)}`, attr),
   invalidValue: (operator: string, value: unknown, attr: Attr) =>
     new ValidationError('invalid_value', `Invalid value for operator ${operator}: ${pyRepr(value)}`, attr),
   payloadsNotDict: () => invalid('Payloads must be passed as a dictionary'),

@@ -11,16 +11,7 @@ import type { CohortInfo, FiltersValidationOptions } from './flag-filters.valida
 // SPEC-GAP: V4d covers is_date_before/is_date_after only, as the contract's table says; an
 // unparseable is_date_exact value is saved and simply never matches (evaluation.md §4.6).
 const DATE_OPERATORS: ReadonlySet<string> = new Set(['is_date_before', 'is_date_after']);
-const STRING_VALUE_OPERATORS: ReadonlySet<string> = new Set([
-  'regex',
-  'not_regex',
-  'icontains',
-  'not_icontains',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-]);
+const STRING_VALUE_OPERATORS: ReadonlySet<string> = new Set(['regex', 'not_regex', 'icontains', 'not_icontains', 'gt', 'gte', 'lt', 'lte']);
 const REGEX_OPERATORS: ReadonlySet<string> = new Set(['regex', 'not_regex']);
 
 /** Cohort ids are positive int4 (a larger one cannot exist and must not reach the database). */
@@ -35,10 +26,7 @@ export function cohortIdOf(value: unknown): number | null {
 const isCohort = (property: CheckedProperty) => property.type === 'cohort';
 
 /** Cohorts that exist (not deleted), by id, for every cohort the properties name: one lookup. */
-async function loadCohorts(
-  properties: CheckedProperty[],
-  load: FiltersValidationOptions['loadCohorts'],
-): Promise<Map<number, CohortInfo>> {
+async function loadCohorts(properties: CheckedProperty[], load: FiltersValidationOptions['loadCohorts']): Promise<Map<number, CohortInfo>> {
   const ids = new Set<number>();
   for (const property of properties) {
     const id = isCohort(property) ? cohortIdOf(property.value) : null;

@@ -13,7 +13,6 @@ export interface CountSource {
 
 const BATCH = 1000;
 
-
 /**
  * One filter in SQL: an exact predicate where PostgreSQL decides as evaluation.md §4 does
  * (`is_set`, `is_not_set`, a missing value, cohorts), else a necessary one that narrows the

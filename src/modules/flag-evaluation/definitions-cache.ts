@@ -20,7 +20,9 @@ export class DefinitionsCache {
     options: { trusted: boolean },
   ) {
     this.#trusted = options.trusted;
-    this.#unsubscribe = definitionsChanges.subscribe((projectId) => (projectId === null ? this.#entries.clear() : this.#entries.delete(projectId)));
+    this.#unsubscribe = definitionsChanges.subscribe((projectId) =>
+      projectId === null ? this.#entries.clear() : this.#entries.delete(projectId),
+    );
   }
 
   get(projectId: number): Promise<Definitions> {

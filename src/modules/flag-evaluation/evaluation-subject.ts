@@ -4,7 +4,6 @@ import { storableText } from '../../db/sql';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { flagFromRow } from '../feature-flag/feature-flag.rows';
 
-
 /** The project's group types, index → name (evaluation.md §6). */
 export async function loadGroupTypes(em: EntityManager, projectId: number): Promise<Map<number, string>> {
   const rows: Array<{ group_type_index: number; group_type: string }> = await em
@@ -14,9 +13,14 @@ export async function loadGroupTypes(em: EntityManager, projectId: number): Prom
 }
 
 /** What every evaluation and the SDK payload read: the non-deleted flags by id, and the group types. Two statements, no unit of work. */
-export async function loadFlagsAndGroupTypes(em: EntityManager, projectId: number): Promise<{ flags: FeatureFlag[]; groupTypes: Map<number, string> }> {
+export async function loadFlagsAndGroupTypes(
+  em: EntityManager,
+  projectId: number,
+): Promise<{ flags: FeatureFlag[]; groupTypes: Map<number, string> }> {
   const [rows, groupTypes] = await Promise.all([
-    em.getConnection().execute('select * from feature_flag where project_id = ? and not deleted order by id', [projectId]) as Promise<Array<Record<string, unknown>>>,
+    em.getConnection().execute('select * from feature_flag where project_id = ? and not deleted order by id', [projectId]) as Promise<
+      Array<Record<string, unknown>>
+    >,
     loadGroupTypes(em, projectId),
   ]);
   return { flags: rows.map(flagFromRow), groupTypes };

@@ -11,7 +11,8 @@ const GROUPS_DESCRIPTION = 'Group type name → group key; names that are not gr
 @Resolver()
 export class FlagEvaluationResolver {
   @Query(() => [FlagEvaluation], {
-    description: "Every non-deleted flag evaluated for a distinct id over stored persons and groups: active flags by id, then inactive ones.",
+    description:
+      'Every non-deleted flag evaluated for a distinct id over stored persons and groups: active flags by id, then inactive ones.',
   })
   featureFlagEvaluations(
     @Ctx() ctx: AppContext,
@@ -31,7 +32,9 @@ export class FlagEvaluationResolver {
     return FlagEvaluationService.mine(ctx, projectId, groups);
   }
 
-  @Query(() => BlastRadius, { description: 'How many persons (or groups of one type) a release condition matches now; its rollout is ignored.' })
+  @Query(() => BlastRadius, {
+    description: 'How many persons (or groups of one type) a release condition matches now; its rollout is ignored.',
+  })
   featureFlagBlastRadius(
     @Ctx() ctx: AppContext,
     @Arg('projectId', () => ID) projectId: string,

@@ -44,7 +44,12 @@ export const FlagEvaluationService = {
   },
 
   /** Active flags by id, then inactive ones (`disabled`) by id. */
-  async reasons(ctx: AppContext, projectRef: unknown, distinctId: string, groups?: Record<string, unknown> | null): Promise<FlagEvaluationResult[]> {
+  async reasons(
+    ctx: AppContext,
+    projectRef: unknown,
+    distinctId: string,
+    groups?: Record<string, unknown> | null,
+  ): Promise<FlagEvaluationResult[]> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     FlagEvaluationService.requireDistinctId(distinctId);
     const evaluated = await evaluateAll(ctx, project.id, distinctId, groups);

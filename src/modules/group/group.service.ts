@@ -21,7 +21,8 @@ export const GroupService = {
   async list(ctx: AppContext, projectRef: unknown, args: GroupListArgs): Promise<Page<Group>> {
     const { project } = await accessProject(ctx, projectRef, 'group:read');
     const index = args.groupTypeIndex;
-    if (index === null || index === undefined || !Number.isInteger(index) || index < 0 || index >= MAX_GROUP_TYPES) throw groupErrors.typeIndexRequired();
+    if (index === null || index === undefined || !Number.isInteger(index) || index < 0 || index >= MAX_GROUP_TYPES)
+      throw groupErrors.typeIndexRequired();
     const { limit, offset } = clampPage(args);
     const qb = ctx.em.createQueryBuilder(Group, 'g').select(['g.*']).where({ project: project.id, groupTypeIndex: index });
     if (args.search) {

@@ -73,9 +73,11 @@ function mergeTopLevelSets(item: Json, properties: Json): Json {
 export function validateEvent(item: unknown, sentAt: Date | null, now: Date): CapturedEvent {
   if (!isObject(item)) throw captureErrors.invalidEvent(`All events must be JSON objects, received ${jsonTypeName(item)}!`);
   const { event } = item;
-  if (event === undefined || event === null || event === '') throw captureErrors.invalidEvent('All events must have the event name field "event"!');
+  if (event === undefined || event === null || event === '')
+    throw captureErrors.invalidEvent('All events must have the event name field "event"!');
   if (typeof event !== 'string') throw captureErrors.invalidEvent('Event field "event" must be a string!');
-  if (characters(event) > MAX_EVENT_NAME) throw captureErrors.invalidEvent(`Event field "event" must be at most ${MAX_EVENT_NAME} characters!`);
+  if (characters(event) > MAX_EVENT_NAME)
+    throw captureErrors.invalidEvent(`Event field "event" must be at most ${MAX_EVENT_NAME} characters!`);
   const rawProperties = item.properties;
   const distinctId = distinctIdOf(item, isObject(rawProperties) ? rawProperties : null);
   if (item.uuid !== undefined && item.uuid !== null && !isUuid(item.uuid)) {

@@ -26,7 +26,12 @@ function sanitize(value: unknown): unknown {
   if (!isObject(value)) return value;
   const clean: Json = {};
   for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(clean, key.replace(UNSTORABLE, '\ufffd'), { value: sanitize(item), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(clean, key.replace(UNSTORABLE, '\ufffd'), {
+      value: sanitize(item),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return clean;
 }
@@ -35,7 +40,8 @@ function sanitize(value: unknown): unknown {
 export function parseCapturePayload(text: string, query: Record<string, unknown>): CapturePayload {
   if (text.trim() === '') throw captureErrors.noData();
   // Depth first, on the text: parsing 20 MB of `[` would build ten million nested arrays before any check.
-  if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH)) throw captureErrors.malformed(`Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH))
+    throw captureErrors.malformed(`Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
   let value: unknown;
   try {
     value = JSON.parse(text);

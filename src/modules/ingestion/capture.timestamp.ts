@@ -10,7 +10,8 @@ export function parseTimestamp(value: string): Date | null {
   if (!match) return null;
   const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '', , sign, offsetH = '0', offsetM = '0'] = match;
   const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59 || Number(offsetH) > 23 || Number(offsetM) > 59) return null;
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59 || Number(offsetH) > 23 || Number(offsetM) > 59)
+    return null;
   const ms = Number(fraction.slice(0, 3).padEnd(3, '0'));
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);

@@ -11,17 +11,27 @@ const invalidPayload = (detail: string) => new ValidationError('invalid_payload'
 export const captureErrors = {
   // The socket closes after the answer: the rest of an oversized body is never read.
   bodyTooLarge: () =>
-    new AppError(413, 'invalid_request', 'payload_too_large', 'Request body exceeds 20 MB after decompression.').withHeader('Connection', 'close'),
+    new AppError(413, 'invalid_request', 'payload_too_large', 'Request body exceeds 20 MB after decompression.').withHeader(
+      'Connection',
+      'close',
+    ),
   malformed: (reason: string) => invalidPayload(`Malformed request data: ${reason}`),
   noData: () =>
-    new ValidationError(
-      'no_data',
-      'No data found. Make sure to use a POST request when sending the payload in the body of the request.',
-    ),
+    new ValidationError('no_data', 'No data found. Make sure to use a POST request when sending the payload in the body of the request.'),
   missingToken: () =>
-    new AppError(401, 'authentication_error', 'missing_api_key', 'API key not provided. You can find your project API key in your project settings.'),
+    new AppError(
+      401,
+      'authentication_error',
+      'missing_api_key',
+      'API key not provided. You can find your project API key in your project settings.',
+    ),
   invalidToken: () =>
-    new AppError(401, 'authentication_error', 'invalid_api_key', 'Project API key invalid. You can find your project API key in your project settings.'),
+    new AppError(
+      401,
+      'authentication_error',
+      'invalid_api_key',
+      'Project API key invalid. You can find your project API key in your project settings.',
+    ),
   tooManyEvents: () => new AppError(413, 'invalid_request', 'payload_too_large', `Request contains more than ${MAX_EVENTS} events.`),
   eventTooLarge: () => new AppError(413, 'invalid_request', 'payload_too_large', 'Event exceeds 1 MB.'),
   invalidEvent: (reason: string) => invalidPayload(`Invalid payload: ${reason}`),

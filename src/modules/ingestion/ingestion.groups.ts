@@ -41,7 +41,12 @@ export function groupTypesNamed(events: CapturedEvent[]): string[] {
  * reads the mapping again, so indexes stay dense and unique. A sixth type is ignored.
  * SPEC-GAP: the lock is FOR NO KEY UPDATE, not FOR UPDATE, so inserts referencing the project go on.
  */
-export async function registerGroupTypes(sql: Sql, projectId: number, wanted: string[], known: Map<string, number>): Promise<Map<string, number>> {
+export async function registerGroupTypes(
+  sql: Sql,
+  projectId: number,
+  wanted: string[],
+  known: Map<string, number>,
+): Promise<Map<string, number>> {
   if (wanted.every((type) => known.has(type)) || known.size >= MAX_GROUP_TYPES) return known;
   await sql('select 1 from project where id = $1 for no key update', [projectId]);
   const rows = await sql<{ group_type: string; group_type_index: number }>(

@@ -29,7 +29,18 @@ export interface PersonRef {
   mergedInto: PersonRef | null;
 }
 
-const CASE_INSENSITIVE_ILLEGAL = new Set(['anonymous', 'guest', 'distinctid', 'distinct_id', 'id', 'not_authenticated', 'email', 'undefined', 'true', 'false']);
+const CASE_INSENSITIVE_ILLEGAL = new Set([
+  'anonymous',
+  'guest',
+  'distinctid',
+  'distinct_id',
+  'id',
+  'not_authenticated',
+  'email',
+  'undefined',
+  'true',
+  'false',
+]);
 const CASE_SENSITIVE_ILLEGAL = new Set(['[object Object]', 'NaN', 'None', 'none', 'null', '0']);
 
 /** ingestion.md §3.3: ids that never take part in a merge. */
@@ -53,7 +64,8 @@ export function mergeSource(event: CapturedEvent): string | null {
   return null;
 }
 
-export const isPersonless = (event: CapturedEvent) => event.event === '$groupidentify' || event.properties.$process_person_profile === false;
+export const isPersonless = (event: CapturedEvent) =>
+  event.event === '$groupidentify' || event.properties.$process_person_profile === false;
 
 /**
  * ingestion.md §3: persons for a request's events, in array order. Lookups happen once up front
@@ -111,7 +123,17 @@ export class PersonPlanner {
   }
 
   private blank(uuid: string, createdAt: Date): PersonRef {
-    return { id: null, uuid, isIdentified: false, createdAt, isNew: true, update: null, identify: false, distinctIds: [], mergedInto: null };
+    return {
+      id: null,
+      uuid,
+      isIdentified: false,
+      createdAt,
+      isNew: true,
+      update: null,
+      identify: false,
+      distinctIds: [],
+      mergedInto: null,
+    };
   }
 
   private create(distinctId: string, createdAt: Date): PersonRef {
@@ -175,12 +197,17 @@ export class PersonPlanner {
          select $1, x.uuid, x.properties, x.is_identified, x.created_at
            from jsonb_to_recordset($2::jsonb) as x(uuid uuid, properties jsonb, is_identified boolean, created_at timestamptz)
          returning id, uuid`,
-        [this.projectId, JSON.stringify(created.map((ref) => ({
-          uuid: ref.uuid,
-          properties: applyUpdate({}, ref.update ?? emptyUpdate()),
-          is_identified: ref.isIdentified,
-          created_at: ref.createdAt,
-        })))],
+        [
+          this.projectId,
+          JSON.stringify(
+            created.map((ref) => ({
+              uuid: ref.uuid,
+              properties: applyUpdate({}, ref.update ?? emptyUpdate()),
+              is_identified: ref.isIdentified,
+              created_at: ref.createdAt,
+            })),
+          ),
+        ],
       );
       const ids = new Map(rows.map((row) => [row.uuid, Number(row.id)]));
       for (const ref of created) Object.assign(ref, { id: ids.get(ref.uuid)!, isNew: false, update: null });
@@ -219,7 +246,8 @@ export class PersonPlanner {
         where d.project_id = $1 and d.distinct_id = any($2::text[]) for share of d`,
       [this.projectId, lost],
     );
-    if (winners.length !== lost.length || new Set(winners.map((w) => w.id)).size !== winners.length) throw new RetryableConflict('distinct id moved');
+    if (winners.length !== lost.length || new Set(winners.map((w) => w.id)).size !== winners.length)
+      throw new RetryableConflict('distinct id moved');
     for (const winner of winners) {
       const ref = this.ownerOf(winner.distinct_id)!;
       Object.assign(ref, {
@@ -239,7 +267,13 @@ export class PersonPlanner {
       (ref) => !ref.isNew && !ref.mergedInto && (ref.identify || (ref.update !== null && !isEmptyUpdate(ref.update))),
     );
     if (pending.length === 0) return;
-    const rows = pending.map((ref) => ({ id: ref.id, so: ref.update?.setOnce ?? {}, s: ref.update?.set ?? {}, u: ref.update?.unset ?? [], i: ref.identify }));
+    const rows = pending.map((ref) => ({
+      id: ref.id,
+      so: ref.update?.setOnce ?? {},
+      s: ref.update?.set ?? {},
+      u: ref.update?.unset ?? [],
+      i: ref.identify,
+    }));
     await this.sql.prepared(
       'update_persons',
       `update person p

@@ -21,7 +21,11 @@ export async function mergeIntoDatabase(sql: Sql, projectId: number, target: Per
   if (from.is_identified && !dangerous) return;
   const properties = { ...from.properties, ...to.properties };
   const createdAt = from.created_at < to.created_at ? from.created_at : to.created_at;
-  await sql('update person set properties = $2, is_identified = true, created_at = $3 where id = $1', [target.id, JSON.stringify(properties), createdAt]);
+  await sql('update person set properties = $2, is_identified = true, created_at = $3 where id = $1', [
+    target.id,
+    JSON.stringify(properties),
+    createdAt,
+  ]);
   await sql('update person_distinct_id set person_id = $1 where person_id = $2', [target.id, source.id]);
   await sql('update event set person_id = $2 where project_id = $1 and person_id = $3', [projectId, target.uuid, source.uuid]);
   await sql('delete from person where id = $1', [source.id]);

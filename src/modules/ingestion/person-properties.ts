@@ -33,7 +33,11 @@ export const isEmptyUpdate = (update: PropertyUpdate) =>
 /** The update an event asks for: `$set`, `$set_once` (objects) and `$unset` (a list of keys, or an object's keys); wrong types are ignored. */
 export function updateFromProperties(properties: Json): PropertyUpdate {
   const { $set: set, $set_once: setOnce, $unset: unset } = properties;
-  const unsetKeys = Array.isArray(unset) ? unset.filter((key): key is string => typeof key === 'string') : isObject(unset) ? Object.keys(unset) : [];
+  const unsetKeys = Array.isArray(unset)
+    ? unset.filter((key): key is string => typeof key === 'string')
+    : isObject(unset)
+      ? Object.keys(unset)
+      : [];
   return normalise(isObject(setOnce) ? setOnce : {}, isObject(set) ? set : {}, unsetKeys);
 }
 

@@ -22,10 +22,10 @@ export const PersonService = {
     }
     if (args.search) {
       const pattern = containsPattern(args.search);
-      qb.andWhere('(exists (select 1 from person_distinct_id d where d.person_id = p.id and d.distinct_id ilike ?) or p.properties::text ilike ?)', [
-        pattern,
-        pattern,
-      ]);
+      qb.andWhere(
+        '(exists (select 1 from person_distinct_id d where d.person_id = p.id and d.distinct_id ilike ?) or p.properties::text ilike ?)',
+        [pattern, pattern],
+      );
     }
     qb.orderBy({ createdAt: 'desc', id: 'desc' });
     return windowPage(ctx.em, Person, qb, limit, offset);

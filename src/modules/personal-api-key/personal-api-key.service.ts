@@ -30,7 +30,8 @@ export const keyErrors = {
   invalidScope: (scope: string) => fieldErrors.invalidInput(`Invalid scope: ${scope}`, 'scopes'),
   tooMany: () =>
     fieldErrors.invalidInput(`You can only have ${MAX_KEYS_PER_USER} personal API keys. Remove an existing key before creating a new one.`),
-  notMemberOfProjects: () => fieldErrors.invalidInput('You must be a member of all projects that you are scoping the key to.', 'scoped_teams'),
+  notMemberOfProjects: () =>
+    fieldErrors.invalidInput('You must be a member of all projects that you are scoping the key to.', 'scoped_teams'),
   notMemberOfOrganizations: () =>
     fieldErrors.invalidInput('You must be a member of all organizations that you are scoping the key to.', 'scoped_organizations'),
   broaderThanCaller: () => authErrors.forbidden('API key cannot create a key with more access than its own.'),
@@ -47,9 +48,15 @@ const unlimitedScopes = (scopes: string[] | null) => !scopes || scopes.length ==
 export function isWithin(candidate: KeyLimits, caller: KeyLimits): boolean {
   const scopesWithin =
     unlimitedScopes(caller.scopes) ||
-    (!unlimitedScopes(candidate.scopes) && candidate.scopes!.every((scope) => isValidScope(scope) && scopesAllow(caller.scopes, scope as Scope)));
-  const listWithin = <T>(mine: T[] | null, theirs: T[] | null) => !theirs?.length || (!!mine?.length && mine.every((item) => theirs.includes(item)));
-  return scopesWithin && listWithin(candidate.scopedTeams, caller.scopedTeams) && listWithin(candidate.scopedOrganizations, caller.scopedOrganizations);
+    (!unlimitedScopes(candidate.scopes) &&
+      candidate.scopes!.every((scope) => isValidScope(scope) && scopesAllow(caller.scopes, scope as Scope)));
+  const listWithin = <T>(mine: T[] | null, theirs: T[] | null) =>
+    !theirs?.length || (!!mine?.length && mine.every((item) => theirs.includes(item)));
+  return (
+    scopesWithin &&
+    listWithin(candidate.scopedTeams, caller.scopedTeams) &&
+    listWithin(candidate.scopedOrganizations, caller.scopedOrganizations)
+  );
 }
 
 /** The wire form (REST, CLI): PostHog's fields; `scopes` null or empty shows as `["*"]`. Never the key or its digest. */
@@ -100,11 +107,12 @@ async function parseLimits(ctx: AppContext, user: { id: number }, input: Record<
   if (invalid !== undefined) throw keyErrors.invalidScope(invalid);
 
   const teams = hasField(input, 'scopedTeams') ? parseList(input.scopedTeams, 'scoped_teams', { nullable: true }) : null;
-  const scopedTeams = teams?.map((item) => {
-    const id = parseInteger(item, 'scoped_teams')!;
-    if (parseId(id) === null) throw keyErrors.notMemberOfProjects();
-    return id;
-  }) ?? null;
+  const scopedTeams =
+    teams?.map((item) => {
+      const id = parseInteger(item, 'scoped_teams')!;
+      if (parseId(id) === null) throw keyErrors.notMemberOfProjects();
+      return id;
+    }) ?? null;
   if (scopedTeams?.length) {
     const reachable: Array<{ id: number }> = await ctx.em.execute(
       `select p.id from project p join organization_membership m on m.organization_id = p.organization_id and m.user_id = ?
@@ -115,18 +123,24 @@ async function parseLimits(ctx: AppContext, user: { id: number }, input: Record<
   }
 
   const organizations = hasField(input, 'scopedOrganizations') ? parseTextList(input.scopedOrganizations, 'scoped_organizations') : null;
-  const scopedOrganizations = organizations?.map((id) => {
-    if (!isUuid(id)) throw fieldErrors.notAUuid('scoped_organizations');
-    return id.toLowerCase();
-  }) ?? null;
+  const scopedOrganizations =
+    organizations?.map((id) => {
+      if (!isUuid(id)) throw fieldErrors.notAUuid('scoped_organizations');
+      return id.toLowerCase();
+    }) ?? null;
   if (scopedOrganizations?.length) {
     const joined: Array<{ organization_id: string }> = await ctx.em.execute(
       'select organization_id from organization_membership where user_id = ? and organization_id = any(?::uuid[])',
       [user.id, `{${scopedOrganizations.join(',')}}`],
     );
-    if (new Set(joined.map((row) => row.organization_id)).size !== new Set(scopedOrganizations).size) throw keyErrors.notMemberOfOrganizations();
+    if (new Set(joined.map((row) => row.organization_id)).size !== new Set(scopedOrganizations).size)
+      throw keyErrors.notMemberOfOrganizations();
   }
-  return { scopes, scopedTeams: scopedTeams?.length ? scopedTeams : null, scopedOrganizations: scopedOrganizations?.length ? scopedOrganizations : null };
+  return {
+    scopes,
+    scopedTeams: scopedTeams?.length ? scopedTeams : null,
+    scopedOrganizations: scopedOrganizations?.length ? scopedOrganizations : null,
+  };
 }
 
 export const PersonalApiKeyService = {
@@ -139,8 +153,10 @@ export const PersonalApiKeyService = {
     const invalidScope = options.scopes?.find((scope) => !isValidScope(scope));
     if (invalidScope !== undefined) throw keyErrors.invalidScope(invalidScope);
     const invalidOrganization = options.organizations?.find((id) => !isUuid(id));
-    if (invalidOrganization !== undefined) throw fieldErrors.invalidInput(`Invalid organization id: ${invalidOrganization}`, 'scoped_organizations');
-    if (options.projects?.some((id) => parseId(id) === null)) throw fieldErrors.invalidInput('Project ids must be positive integers.', 'scoped_teams');
+    if (invalidOrganization !== undefined)
+      throw fieldErrors.invalidInput(`Invalid organization id: ${invalidOrganization}`, 'scoped_organizations');
+    if (options.projects?.some((id) => parseId(id) === null))
+      throw fieldErrors.invalidInput('Project ids must be positive integers.', 'scoped_teams');
     if ((options.label ?? '').length > MAX_LABEL_LENGTH) throw fieldErrors.maxLength('label', MAX_LABEL_LENGTH);
     if (user.id) {
       await em.execute('select id from app_user where id = ? for update', [user.id]);

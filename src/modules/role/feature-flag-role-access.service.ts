@@ -52,7 +52,9 @@ export const FeatureFlagRoleAccessService = {
     const input = requireObject(raw);
     if (!Object.prototype.hasOwnProperty.call(input, 'roleId')) throw fieldErrors.required('role_id');
     const roleId = input.roleId;
-    const role = isUuid(roleId) ? await ctx.em.findOne(Role, { id: roleId.toLowerCase(), organization: access.project.organization.id }) : null;
+    const role = isUuid(roleId)
+      ? await ctx.em.findOne(Role, { id: roleId.toLowerCase(), organization: access.project.organization.id })
+      : null;
     if (!role) throw fieldErrors.doesNotExist('role_id', pyRepr(roleId));
     if (await ctx.em.count(FeatureFlagRoleAccess, { featureFlag: flag.id, role: role.id })) throw roleErrors.roleAlreadyHasAccess();
     const record = ctx.em.create(FeatureFlagRoleAccess, { featureFlag: flag, role });

@@ -11,7 +11,6 @@ import { FEATURE_FLAGS_RESOURCE, OrganizationResourceAccess } from './organizati
 import { roleErrors } from './role.errors';
 import { parseFlagAccessLevel } from './role.service';
 
-
 /**
  * The organization's default access level per resource (rest-flags.md §5.3). Only `feature flags`
  * exists; without a record its level is 37, and deleting the record restores 37.
@@ -53,7 +52,13 @@ export const ResourceAccessService = {
     return record;
   },
 
-  async update(ctx: AppContext, organizationRef: unknown, id: unknown, raw: unknown, mode: 'patch' | 'put' = 'patch'): Promise<OrganizationResourceAccess> {
+  async update(
+    ctx: AppContext,
+    organizationRef: unknown,
+    id: unknown,
+    raw: unknown,
+    mode: 'patch' | 'put' = 'patch',
+  ): Promise<OrganizationResourceAccess> {
     const access = await accessOrganization(ctx, organizationRef, 'organization:write');
     const record = await findRecord(ctx, access.organization.id, id);
     requireAdmin(access);

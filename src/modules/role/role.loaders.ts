@@ -35,7 +35,11 @@ export function createRoleLoaders(em: EntityManager) {
       return roleIds.map((id) => (byRole.get(id) ?? []).map((r) => r.featureFlag));
     }),
     flagRoleAccess: new DataLoader<number, FeatureFlagRoleAccess[]>(async (flagIds) => {
-      const records = await em.find(FeatureFlagRoleAccess, { featureFlag: { $in: [...flagIds] } }, { orderBy: { addedAt: 'asc', id: 'asc' } });
+      const records = await em.find(
+        FeatureFlagRoleAccess,
+        { featureFlag: { $in: [...flagIds] } },
+        { orderBy: { addedAt: 'asc', id: 'asc' } },
+      );
       const byFlag = groupBy(records, (r) => r.featureFlag.id);
       return flagIds.map((id) => byFlag.get(id) ?? []);
     }),

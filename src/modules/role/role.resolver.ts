@@ -34,7 +34,11 @@ export class RoleResolver {
   }
 
   @Mutation(() => Role, { description: 'Admins only.' })
-  createRole(@Ctx() ctx: AppContext, @Arg('organizationId', () => ID) organizationId: string, @Arg('input', () => RoleInput) input: RoleInput) {
+  createRole(
+    @Ctx() ctx: AppContext,
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('input', () => RoleInput) input: RoleInput,
+  ) {
     return RoleService.create(ctx, organizationId, input);
   }
 
@@ -174,7 +178,11 @@ export class ResourceAccessResolver {
   }
 
   @Mutation(() => Int, { description: 'Admins only; the flag access level returns to 37. Answers the id.' })
-  async deleteResourceAccess(@Ctx() ctx: AppContext, @Arg('organizationId', () => ID) organizationId: string, @Arg('id', () => Int) id: number) {
+  async deleteResourceAccess(
+    @Ctx() ctx: AppContext,
+    @Arg('organizationId', () => ID) organizationId: string,
+    @Arg('id', () => Int) id: number,
+  ) {
     return (await ResourceAccessService.delete(ctx, organizationId, id)).id;
   }
 

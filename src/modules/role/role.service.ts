@@ -11,7 +11,6 @@ import { FEATURE_FLAGS_RESOURCE, OrganizationResourceAccess } from './organizati
 import { DEFAULT_FLAG_ACCESS_LEVEL, FLAG_ACCESS_LEVELS, Role } from './role.entity';
 import { roleErrors } from './role.errors';
 
-
 /** An organization's flag access level: its `feature flags` resource-access record, 37 without one. */
 export async function organizationFlagAccessLevel(em: EntityManager, organizationId: string): Promise<number> {
   const record = await em.findOne(OrganizationResourceAccess, { organization: organizationId, resource: FEATURE_FLAGS_RESOURCE });
@@ -66,23 +65,36 @@ export const RoleService = {
   },
 };
 
-async function writeRole(em: EntityManager, access: OrganizationAccess, role: Role | null, raw: unknown, mode: 'create' | 'patch' | 'put'): Promise<Role> {
+async function writeRole(
+  em: EntityManager,
+  access: OrganizationAccess,
+  role: Role | null,
+  raw: unknown,
+  mode: 'create' | 'patch' | 'put',
+): Promise<Role> {
   const input = requireObject(raw);
   let name: string | undefined;
   if (hasField(input, 'name')) name = parseString(input.name, 'name', { maxLength: 200 })!;
   else if (mode !== 'patch') throw fieldErrors.required('name');
   if (name !== undefined) {
-    const clash = await em.execute(
-      'select 1 from role where organization_id = ? and lower(name) = lower(?) and id is distinct from ?',
-      [access.organization.id, name, role?.id ?? null],
-    );
+    const clash = await em.execute('select 1 from role where organization_id = ? and lower(name) = lower(?) and id is distinct from ?', [
+      access.organization.id,
+      name,
+      role?.id ?? null,
+    ]);
     if (clash.length) throw roleErrors.nameTaken();
   }
   let level: number | undefined;
   if (hasField(input, 'featureFlagsAccessLevel')) level = parseFlagAccessLevel(input.featureFlagsAccessLevel, 'feature_flags_access_level');
   else if (!role) level = await organizationFlagAccessLevel(em, access.organization.id);
   const target =
-    role ?? em.create(Role, { organization: access.organization, name: name!, featureFlagsAccessLevel: level!, createdBy: callerReference(em, access.caller) });
+    role ??
+    em.create(Role, {
+      organization: access.organization,
+      name: name!,
+      featureFlagsAccessLevel: level!,
+      createdBy: callerReference(em, access.caller),
+    });
   if (name !== undefined) target.name = name;
   if (level !== undefined) target.featureFlagsAccessLevel = level;
   try {

@@ -18,7 +18,11 @@ export class MeResolver {
   @Query(() => Me, { description: 'The user the API key belongs to.' })
   async me(@Ctx() ctx: AppContext): Promise<Me> {
     const { user, key } = await authenticate(ctx);
-    const memberships = await ctx.em.find(OrganizationMembership, { user: user.id }, { populate: ['organization'], orderBy: { joinedAt: 'asc', id: 'asc' } });
+    const memberships = await ctx.em.find(
+      OrganizationMembership,
+      { user: user.id },
+      { populate: ['organization'], orderBy: { joinedAt: 'asc', id: 'asc' } },
+    );
     // A key limited to projects reaches only their organizations (as on the project routes).
     const reachable = key.scopedTeams?.length
       ? new Set((await ctx.em.find(Project, { id: { $in: key.scopedTeams } }, { fields: ['organization'] })).map((p) => p.organization.id))
