@@ -77,6 +77,7 @@ type AutocannonInstance = PromiseLike<{ duration: number; errors: number; timeou
 };
 
 // autocannon has no type declarations; this is the part of its API the bench uses.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- autocannon ships no type declarations to import
 const autocannon = require('autocannon') as (options: {
   url: string;
   connections: number;

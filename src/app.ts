@@ -1,12 +1,14 @@
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { createContext, type AppContext, type AppServices } from './context';
 import { listenForChanges } from './db/change-listener';
-import { readCorsOrigins, readRateLimitConfig, type RateLimitConfig } from './config';
+import { readCorsOrigins, readMetricsToken, readRateLimitConfig, type RateLimitConfig } from './config';
 import { AppError, requestErrors, translate } from './errors';
 import { apolloMiddleware } from './graphql/apollo-koa';
+import { graphiqlMiddleware } from './graphql/graphiql';
 import { formatGraphQLError, isInternal } from './graphql/errors';
 import { apolloLimits } from './graphql/limits';
 import { buildAppSchema } from './graphql/schema';
@@ -14,10 +16,14 @@ import { captureHandler } from './modules/ingestion/capture.handler';
 import { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
 import { localEvaluationDefinitions } from './modules/flag-evaluation/local-evaluation';
 import { restRouter } from './rest/adapter';
+import { remoteEvaluationHandler } from './rest/remote-evaluation.handler';
 import { parseBody } from './rest/body';
 import { routes } from './rest/routes';
+import { serveOpenApi } from './openapi/serve';
 import { redactUrl, requestLogging, safeLogger } from './http/logging';
 import { createRateLimiter } from './http/rate-limit';
+import { Metrics, metricsEndpoint, poolUsageOf, routeLabel } from './http/metrics';
+import { probes } from './http/probes';
 import { adminCors, securityHeaders } from './http/security';
 
 export interface AppDeps {
@@ -31,10 +37,12 @@ export interface AppDeps {
    * are the only changes, and they invalidate caches directly.
    */
   changesUrl?: string;
-  /** Rate limits (rest-flags.md §1.6); default: from the environment (src/config.ts). */
+  /** Rate limits (docs/rest-api.md §1.6); default: from the environment (src/config.ts). */
   rateLimit?: RateLimitConfig;
   /** Origins the admin API answers CORS for; default: CORS_ORIGINS (none = CORS off). */
   corsOrigins?: string[];
+  /** The bearer token GET /metrics requires; default: METRICS_TOKEN (none = this host only, docs/operations.md). */
+  metricsToken?: string;
 }
 
 /** Outermost: any throw becomes `{type, code, detail, attr}`; a 500 shows no internals. */
@@ -80,6 +88,7 @@ export async function createApp({
   changesUrl,
   rateLimit = readRateLimitConfig(),
   corsOrigins = readCorsOrigins(),
+  metricsToken = readMetricsToken(),
 }: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
   // Error serializer without SQL values, credentials censored (src/http/logging.ts).
   const logger = safeLogger(givenLogger);
@@ -88,6 +97,8 @@ export async function createApp({
     schema,
     // Size, depth, alias and cost limits for every document, introspection included (src/graphql/limits.ts).
     ...apolloLimits,
+    // Browsers get GraphiQL from this service's own files (src/graphql/graphiql.ts), never Apollo's CDN page.
+    plugins: [...apolloLimits.plugins, ApolloServerPluginLandingPageDisabled()],
     introspection: true,
     // Keys travel in headers, never cookies, so there is no cross-site request to forge.
     csrfPrevention: false,
@@ -105,12 +116,16 @@ export async function createApp({
   const makeContext = contextFactory({ em: orm.em, definitions });
   const limiter = await createRateLimiter({ config: rateLimit, logger, makeContext });
   const cors = adminCors(corsOrigins);
+  const metrics = new Metrics({
+    pool: () => poolUsageOf(orm.em.getConnection().getKnex()),
+    definitionsCache: () => definitions.counts,
+  });
   const app = new Koa({ proxy: trustProxy });
   // What Koa reports outside a response (a client's malformed request or dropped socket) goes to the
   // service's log, not Koa's console.error.
   app.on('error', (error: unknown) => logger.warn({ err: error }, 'http error'));
   // X-Request-Id and the access log, then security headers: outside the error middleware, so errors get both.
-  app.use(requestLogging(logger));
+  app.use(requestLogging(logger, metrics, routeLabel));
   app.use(securityHeaders());
   app.use(errorMiddleware(logger));
   app.use(async (ctx, next) => {
@@ -118,12 +133,20 @@ export async function createApp({
     await orm.em.getConnection().execute('select 1');
     ctx.body = { status: 'ok' };
   });
+  // /_livez (the process answers) and /_readyz (the database answers too): docs/operations.md.
+  app.use(probes(orm, logger));
+  app.use(metricsEndpoint(metrics, metricsToken));
+  app.use(graphiqlMiddleware());
   // The capture endpoints read (and decompress) their own bodies: before the REST body parser.
-  app.use(captureHandler(orm, logger));
+  app.use(captureHandler(orm, logger, metrics.ingested));
+  // Remote evaluation and the browser config (/flags, /decide, /array/:token/config) likewise.
+  app.use(remoteEvaluationHandler(makeContext, logger));
   if (cors) app.use(cors);
   app.use(parseBody());
   // After the body parser (a key may be in the body), before anything that serves: §1.3 check 3.
   app.use(limiter.middleware);
+  // GET /api/schema/: the OpenAPI document generated from the route table (src/openapi/).
+  app.use(serveOpenApi(schema, routes));
   const graphql = apolloMiddleware(apollo, makeContext);
   app.use(async (ctx, next) => (ctx.path === '/graphql' || ctx.path === '/graphql/' ? graphql(ctx, next) : next()));
   const router = restRouter(schema, routes, makeContext);

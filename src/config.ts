@@ -15,9 +15,11 @@ export interface Config {
   requestTimeoutMs: number;
   /** Node's `server.headersTimeout` (receiving the headers), ms; at most requestTimeoutMs. */
   headersTimeoutMs: number;
+  /** METRICS_TOKEN: required by GET /metrics when set; unset = this host only. */
+  metricsToken?: string;
 }
 
-/** rest-flags.md §1.6, plus a bucket of our own for failed credentials per client address. */
+/** docs/rest-api.md §1.6, plus a bucket of our own for failed credentials per client address. */
 export interface RateLimitConfig {
   /** RATE_LIMIT_ENABLED=false turns every bucket off, and with them the RateLimit-* headers. */
   enabled: boolean;
@@ -86,6 +88,11 @@ export function readCorsOrigins(env: NodeJS.ProcessEnv = process.env): string[] 
     .filter(Boolean);
 }
 
+/** METRICS_TOKEN: the bearer token GET /metrics requires; unset = served to this host only (docs/operations.md). */
+export function readMetricsToken(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.METRICS_TOKEN?.trim() || undefined;
+}
+
 export function readStatementTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   return integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0);
 }
@@ -102,6 +109,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: readRateLimitConfig(env),
     corsOrigins: readCorsOrigins(env),
+    metricsToken: readMetricsToken(env),
     statementTimeoutMs: readStatementTimeoutMs(env),
     requestTimeoutMs,
     // Node refuses a headers timeout above the request timeout.

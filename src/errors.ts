@@ -3,7 +3,8 @@
  * (REST: `{type, code, detail, attr}` + status; GraphQL: message + extensions).
  * Messages come from the named constructors below, not from strings in services.
  */
-export type ErrorType = 'validation_error' | 'invalid_request' | 'authentication_error' | 'throttled_error' | 'server_error';
+export const ERROR_TYPES = ['validation_error', 'invalid_request', 'authentication_error', 'throttled_error', 'server_error'] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 const GRAPHQL_CODES: Record<number, string> = {
   400: 'BAD_USER_INPUT',
@@ -55,7 +56,7 @@ export class ValidationError extends AppError {
   }
 }
 
-/** Generic field messages (rest-flags.md §1.4). */
+/** Generic field messages (docs/rest-api.md §1.4). */
 export const fieldErrors = {
   required: (attr: string) => new ValidationError('required', 'This field is required.', attr),
   null: (attr: string) => new ValidationError('null', 'This field may not be null.', attr),
@@ -103,7 +104,7 @@ export const requestErrors = {
   organizationNotFound: () => new AppError(404, 'invalid_request', 'not_found', 'Organization not found.'),
   methodNotAllowed: (method: string, allow: string[]) =>
     new AppError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`).withHeader('Allow', allow.join(', ')),
-  /** Flag DELETE: refused with no body and no Allow header (rest-flags.md §3.8). */
+  /** Flag DELETE: refused with no body and no Allow header (docs/rest-api.md §3.8). */
   hardDeleteRefused: () => {
     const error = new AppError(405, 'invalid_request', 'method_not_allowed', 'Method "DELETE" not allowed.');
     error.emptyBody = true;
@@ -111,7 +112,7 @@ export const requestErrors = {
   },
   conflict: (detail: string) => new AppError(409, 'server_error', 'conflict', detail),
   internal: () => new AppError(500, 'server_error', 'error', 'A server error occurred.'),
-  /** rest-flags.md §1.6: `seconds` is the Retry-After value (at least 1). */
+  /** docs/rest-api.md §1.6: `seconds` is the Retry-After value (at least 1). */
   throttled: (seconds: number) =>
     new AppError(
       429,
@@ -151,6 +152,8 @@ export const authErrors = {
       'Bearer',
     ),
   forbidden: (detail: string) => new AppError(403, 'authentication_error', 'permission_denied', detail),
+  /** GET /metrics without METRICS_TOKEN, from another host or through a proxy (docs/operations.md). */
+  metricsLocalOnly: () => authErrors.forbidden('Metrics are served to this host only. Set METRICS_TOKEN to scrape them from elsewhere.'),
   noProjectAccess: () => authErrors.forbidden("You don't have access to the project."),
   notInOrganization: () => authErrors.forbidden("You don't belong to the organization."),
   keyProjectScope: (projectId: number) => authErrors.forbidden(`API key does not have access to the requested project: ID ${projectId}.`),

@@ -5,9 +5,12 @@ import type { FeatureFlag } from './modules/feature-flag/feature-flag.entity';
 import { canEditFlags } from './modules/feature-flag/feature-flag.permissions';
 import { createExperimentLoaders } from './modules/experiment/experiment.loaders';
 import { createPersonLoaders } from './modules/person/person.loaders';
+import { createActivityLoaders } from './modules/activity/activity.loaders';
+import { createCohortLoaders } from './modules/cohort/cohort.loaders';
 import { createProjectLoaders } from './modules/project/project.loaders';
 import { createRoleLoaders } from './modules/role/role.loaders';
 import { createUserLoader } from './modules/user/user.loaders';
+import { createDashboardLoaders } from './modules/dashboard/dashboard.loaders';
 
 /** Per-request DataLoaders: every relation a list can touch is fetched in one batch. */
 export function createLoaders(ctx: AppContext) {
@@ -18,6 +21,9 @@ export function createLoaders(ctx: AppContext) {
     ...createRoleLoaders(em),
     ...createExperimentLoaders(em),
     ...createPersonLoaders(em),
+    ...createActivityLoaders(em),
+    ...createCohortLoaders(em),
+    ...createDashboardLoaders(ctx),
     /** `can_edit` decided for a whole page at once. */
     canEditFlag: new DataLoader<FeatureFlag, boolean>(async (flags) => {
       const byProject = new Map<number, FeatureFlag[]>();

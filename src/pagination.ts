@@ -1,7 +1,7 @@
 import type { EntityName, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** Pagination rules shared by every list (decision 5). */
+/** Pagination rules shared by every list (docs/README.md decision 5). */
 export interface PageArgs {
   limit?: number | null;
   offset?: number | null;

@@ -91,7 +91,7 @@ const GRAPHQL_CLASS: Record<number, string> = {
   409: 'CONFLICT',
 };
 
-/** A GraphQL error as the REST error it mirrors (decision 3), with the HTTP status it stands for. */
+/** A GraphQL error as the REST error it mirrors (docs/README.md decision 3), with the HTTP status it stands for. */
 function graphqlAsRestError(res: ApiResponse<{ data?: any; errors?: any[] }>): { status: number; body: RestError } {
   expect(res.status).toBe(200);
   expect(res.body.errors).toHaveLength(1);

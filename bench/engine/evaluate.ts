@@ -101,7 +101,9 @@ async function main() {
       firstValues[i] ??= values;
     }
     const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-    return { latencies, count: latencies.length * engine.keys.length, seconds: elapsed, errors: 0, statuses: {} };
+    // PER=subject (the remote-evaluation row's floor) counts subjects, each evaluated over every flag; else evaluations.
+    const perId = process.env.PER === 'subject' ? 1 : engine.keys.length;
+    return { latencies, count: latencies.length * perId, seconds: elapsed, errors: 0, statuses: {} };
   }
 
   serveRuns(run, async () => {

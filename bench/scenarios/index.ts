@@ -1,9 +1,11 @@
+import { dashboards } from './dashboards';
 import { definitions } from './definitions';
 import { evaluation } from './evaluation';
 import { flagCreate } from './flag-create';
 import { flagReads } from './flag-reads';
 import { ingestion } from './ingestion';
+import { remoteEvaluation } from './remote-evaluation';
 import type { Scenario } from './types';
 
 /** In running order: the HTTP floors' rows first, then the rows with floors of their own. */
-export const scenarios: Scenario[] = [definitions, flagReads, flagCreate, ingestion, evaluation];
+export const scenarios: Scenario[] = [definitions, flagReads, flagCreate, ingestion, remoteEvaluation, evaluation, dashboards];

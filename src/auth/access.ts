@@ -48,7 +48,7 @@ const MAX_INT32 = 2_147_483_647;
 export const CREDENTIAL_TTL_MS = 1000;
 const callers = new LRUCache<string, Caller>({ max: 10_000, ttl: CREDENTIAL_TTL_MS });
 
-/** Check 1 of rest-flags.md §1.3: who is calling. One SQL statement (key joined with user), at most once a second per key. */
+/** Check 1 of docs/rest-api.md §1.3: who is calling. One SQL statement (key joined with user), at most once a second per key. */
 export function authenticate(ctx: AppContext): Promise<Caller> {
   ctx.caller ??= (async () => {
     const credential = ctx.credential;
@@ -102,7 +102,7 @@ export function parseId(value: unknown): number | null {
 }
 
 /**
- * Checks 1–6 of rest-flags.md §1.3 for a project-scoped operation: authentication (401),
+ * Checks 1–6 of docs/rest-api.md §1.3 for a project-scoped operation: authentication (401),
  * the project (404), the key's project/organization limits (403), the scope (403) and
  * membership (403). The project and the caller's membership come in one SQL statement.
  */

@@ -15,7 +15,7 @@ export interface CredentialCarrier {
 const BEARER = /^Bearer\s+(\S.+)$/i;
 
 /**
- * Finds the request's credential; only the first candidate is tried (rest-flags.md §2.1):
+ * Finds the request's credential; only the first candidate is tried (docs/rest-api.md §2.1):
  * Authorization: Bearer, then `personal_api_key` in the body, then in the query string.
  */
 export function extractCredential(request: CredentialCarrier): Credential | null {

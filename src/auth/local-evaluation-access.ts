@@ -25,7 +25,7 @@ const lookupText = (value: unknown): string | null => {
 };
 
 /**
- * The three local-evaluation paths (rest-flags.md §2.1, §4.5): a personal key with
+ * The three local-evaluation paths (docs/rest-api.md §2.1, §4.5): a personal key with
  * `feature_flag:read` on the project, or the project's own secret token as a Bearer value.
  * `projectRef` is the path's project; without it the SDK paths take the project from `?token=`
  * (unknown: 401), else the secret token's project or the key user's current project.
@@ -61,7 +61,7 @@ async function checkLocalEvaluation(ctx: AppContext, projectRef: string | undefi
   }
 
   if (own !== null) {
-    // SPEC-GAP: evaluation.md §7.1 says 401 for another project's secret token; rest-flags.md §2.3 and acceptance 44 say 403.
+    // SPEC-GAP: PostHog's evaluation notes answer 401 for another project's secret token, its REST rules 403; 403 it is (docs/rest-api.md §2.3).
     if (parseId(projectId) !== own) throw authErrors.noProjectAccess();
     return { projectId: own };
   }

@@ -14,7 +14,7 @@ export interface OrganizationAccess {
 }
 
 /**
- * Checks 1–6 of rest-flags.md §1.3 for an organization route: authentication (401), the
+ * Checks 1–6 of docs/rest-api.md §1.3 for an organization route: authentication (401), the
  * organization (404; `@current` is the current project's), the key's limits (403: keys limited
  * to projects are refused here outright), the scope (403) and membership (403).
  */
@@ -49,7 +49,7 @@ export async function accessOrganization(ctx: AppContext, organizationRef: unkno
   return { caller, organization, level: Number(level) };
 }
 
-/** Writes to roles, memberships and resource access: admins and owners only (rest-flags.md §5). */
+/** Writes to roles, memberships and resource access: admins and owners only (docs/rest-api.md §5). */
 export function requireAdmin(access: { level: number }): void {
   if (access.level < MembershipLevel.admin) throw authErrors.forbidden('You need to have admin level or higher.');
 }

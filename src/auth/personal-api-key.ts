@@ -9,7 +9,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** `phx_` + 43 base62 characters (decision 6). */
+/** `phx_` + 43 base62 characters (docs/README.md decision 6). */
 export const generatePersonalApiKey = () => `phx_${randomBase62(43)}`;
 export const generateProjectApiToken = () => `phc_${randomBase62(43)}`;
 export const generateProjectSecretToken = () => `phs_${randomBase62(43)}`;

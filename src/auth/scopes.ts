@@ -1,4 +1,4 @@
-/** Scope objects a key may name (rest-flags.md §2.4); other strings are refused at key creation. */
+/** Scope objects a key may name (docs/rest-api.md §2.4); other strings are refused at key creation. */
 export const SCOPE_OBJECTS = [
   'feature_flag',
   'experiment',
@@ -6,7 +6,7 @@ export const SCOPE_OBJECTS = [
   'dashboard',
   'cohort',
   'person',
-  // ingestion.md §6: events need query:read, groups and group types group:read.
+  // docs/ingestion.md §6: events need query:read, groups and group types group:read.
   'query',
   'group',
   'project',

@@ -114,6 +114,19 @@ export const commands: Record<string, (em: EntityManager, options: Options) => P
     await em.flush();
     return { project_id: project.id, project_api_token: project.apiToken, project_secret_token: project.secretApiToken };
   },
+
+  // The flag commands load the REST and GraphQL layers, so they are required only when run (help stays quick).
+  async 'flags:export'(em, options) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { exportFlags, projectIdOption, writeOrReturn } = require('./flags') as typeof import('./flags');
+    return writeOrReturn(await exportFlags(em, projectIdOption(options.project), options.email), options.out);
+  },
+
+  async 'flags:import'(em, options) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { importFlags, projectIdOption } = require('./flags') as typeof import('./flags');
+    return importFlags(em, projectIdOption(options.project), required(options, 'file'), options.email);
+  },
 };
 
 export const OPTION_NAMES = [
@@ -129,25 +142,93 @@ export const OPTION_NAMES = [
   'name',
   'key',
   'id',
+  'out',
 ];
 
-/** `--help`: the one output that is text, not JSON. */
+interface CommandHelp {
+  /** Options and positional arguments, as typed. */
+  usage: string;
+  /** What it does and prints. */
+  description: string;
+  /** Positional arguments the command takes, by name, in order (they arrive as options). */
+  positionals?: string[];
+}
+
+/** `<command> --help` and the command list of `--help`: the one output that is text, not JSON. */
+export const COMMAND_HELP: Record<string, CommandHelp> = {
+  bootstrap: {
+    usage: '--email <e> [--first-name <n>] [--organization <name>] [--project <name>]',
+    description:
+      'Creates an organization, a project (both tokens), the user as owner and an unscoped key.\nPrints {"organization_id", "project_id", "project_api_token", "project_secret_token", "user", "personal_api_key"}.',
+  },
+  'user:create': {
+    usage: '--organization <uuid> --email <e> [--first-name <n>] [--level member|admin|owner]',
+    description:
+      'Adds a user to an organization (default level member) with an unscoped key.\nPrints {"user": {…}, "personal_api_key": "phx_…"}.',
+  },
+  'key:create': {
+    usage: '--email <e> [--scopes a:read,b:write] [--projects 1,2] [--organizations <uuid>,…] [--label <l>]',
+    description: 'Creates a personal API key for a user. Prints {"personal_api_key": "phx_…", "id": n}; the key is shown this once.',
+  },
+  'key:list': {
+    usage: '--email <e>',
+    description:
+      'Lists a user\'s keys, newest first, masked.\nPrints {"user": {…}, "keys": [{id, label, mask_value, scopes, scoped_teams, scoped_organizations, created_at, last_used_at}]}.',
+  },
+  'key:revoke': {
+    usage: '--key <phx_…> | --key - (read from standard input) | --id <n>',
+    description: 'Deletes a key. Prints {"revoked": {…}}; running servers refuse the key within a second.',
+  },
+  'project:create': {
+    usage: '--organization <uuid> --name <name>',
+    description: 'Creates a project. Prints {"project_id", "project_api_token", "project_secret_token"}.',
+  },
+  'flags:export': {
+    usage: '--project <id> [--out <file>] [--email <e>]',
+    description: [
+      "Writes the project's non-deleted flags, newest first, exactly as the REST list shows them, in one",
+      'envelope {"count", "next": null, "previous": null, "results": [...], "cohorts": [...]}, where',
+      '"cohorts" holds the cohorts the flags use (nested ones first) as the REST API shows them. Without',
+      '--out the export is the JSON printed; with --out it goes to the file and {"written": <file>,',
+      '"count": n} is printed.',
+      "Acts as --email (a member of the organization), else the organization's earliest owner.",
+    ].join('\n'),
+  },
+  'flags:import': {
+    usage: '--project <id> <file> [--email <e>]',
+    positionals: ['file'],
+    description: [
+      "Creates or updates flags by key from a flags:export file, or from PostHog's flag list export (the",
+      'list answer {"results": [...]} or the results array alone). Every flag goes through the API\'s',
+      'validation and edit rights. Taken from each entry: key, name, filters, active,',
+      'ensure_experience_continuity, rollback_conditions, performed_rollback, tags; everything else (id,',
+      'created_by, created_at, version, usage_dashboard, analytics_dashboards, experiment_set, ...) belongs',
+      'to the source project and is ignored. Entries with "deleted": true are skipped. The file\'s',
+      '"cohorts" are matched by name (created, or updated to the file\'s definition; static ones arrive',
+      "without members) and the flags' cohort ids renamed to the target's; a flag naming a cohort the",
+      'file does not list is refused.',
+      'Prints {"project_id", "written", "summary", "results": [{index, key, status, id?, reason?, error?}],',
+      '"cohorts": [{index, source_id, name, status, id?, note?, error?}]}',
+      'with status created | updated | unchanged | skipped | error. All or nothing: if any flag is refused,',
+      'nothing is written, the report is printed and the exit code is 1. Importing the same file again',
+      'reports every flag unchanged. A progress bar is drawn on standard error when it is a terminal.',
+    ].join('\n'),
+  },
+};
+
 export const HELP = `Usage: npm run --silent cli -- <command> [--option value …]
+       npm run --silent cli -- <command> --help
 
 Prints exactly one JSON object on standard output; errors go to standard error with exit code 1.
 Uses DATABASE_URL / DATA_DIR like the server (beside a running embedded server, through it).
 
 Commands:
-  bootstrap      --email <e> [--first-name <n>] [--organization <name>] [--project <name>]
-                 an organization, a project (both tokens), the user as owner, an unscoped key
-  user:create    --organization <uuid> --email <e> [--first-name <n>] [--level member|admin|owner]
-                 {"user": {…}, "personal_api_key": "phx_…"}
-  key:create     --email <e> [--scopes a:read,b:write] [--projects 1,2] [--organizations <uuid>,…] [--label <l>]
-                 {"personal_api_key": "phx_…", "id": n} (the key is shown this once)
-  key:list       --email <e>
-                 {"user": {…}, "keys": [{id, label, mask_value, scopes, scoped_teams, scoped_organizations, created_at, last_used_at}]}
-  key:revoke     --key <phx_…> | --key - (read from standard input) | --id <n>
-                 {"revoked": {…}}; servers refuse the key within a second
-  project:create --organization <uuid> --name <name>
-                 {"project_id", "project_api_token", "project_secret_token"}
+${Object.entries(COMMAND_HELP)
+  .map(([name, help]) => `  ${name.padEnd(15)}${help.usage}\n${' '.repeat(17)}${help.description.split('\n')[0]}`)
+  .join('\n')}
 `;
+
+export function commandHelp(name: string): string {
+  const help = COMMAND_HELP[name];
+  return `Usage: npm run --silent cli -- ${name} ${help.usage}\n\n${help.description}\n`;
+}

@@ -3,7 +3,8 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config';
 import { openDatabase } from '../db/database';
-import { commands, HELP, OPTION_NAMES } from './commands';
+import { commandHelp, commands, COMMAND_HELP, HELP, OPTION_NAMES } from './commands';
+import { CommandFailed } from './command-failed';
 
 /**
  * `npm run --silent cli -- <command> [--option value …]`: stdout is exactly one JSON object;
@@ -20,16 +21,20 @@ async function main(argv: string[]) {
       help: { type: 'boolean' as const, short: 'h' },
     },
   });
+  const name = positionals[0] === 'help' ? positionals[1] : positionals[0];
+  const command = name && Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (values.help || positionals[0] === 'help') {
-    process.stdout.write(HELP);
+    if (name && !command) throw new Error(`Unknown command: ${name} (see --help)`);
+    process.stdout.write(command ? commandHelp(name!) : HELP);
     return;
   }
-  const name = positionals[0];
-  const command = name ? commands[name] : undefined;
-  if (!command || positionals.length !== 1) {
-    throw new Error(`Usage: cli <${Object.keys(commands).join('|')}> [--option value …] (see --help)`);
+  if (!command) throw new Error(`Usage: cli <${Object.keys(commands).join('|')}> [--option value …] (see --help)`);
+  const expected = COMMAND_HELP[name!].positionals ?? [];
+  if (positionals.length !== expected.length + 1) {
+    throw new Error(`Usage: cli ${name} ${COMMAND_HELP[name!].usage} (see ${name} --help)`);
   }
   const options = { ...values, help: undefined } as Record<string, string | undefined>;
+  expected.forEach((argument, index) => (options[argument] = positionals[index + 1]));
   // A key given as `-` is read from standard input, so it stays out of the process list and shell history.
   if (options.key === '-') options.key = (await readStdin()).trim();
   const config = readConfig();
@@ -54,6 +59,8 @@ async function readStdin(): Promise<string> {
 }
 
 main(process.argv.slice(2)).catch((error) => {
+  // A command that failed with a report (flags:import): the report still goes to standard output.
+  if (error instanceof CommandFailed) process.stdout.write(`${JSON.stringify(error.output)}\n`);
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 });

@@ -5,6 +5,7 @@ import { User } from '../modules/user/user.entity';
 import { PersonalApiKey } from '../modules/personal-api-key/personal-api-key.entity';
 import { FeatureFlag } from '../modules/feature-flag/feature-flag.entity';
 import { Dashboard } from '../modules/dashboard/dashboard.entity';
+import { DashboardTile } from '../modules/dashboard/dashboard-tile.entity';
 import { Role } from '../modules/role/role.entity';
 import { RoleMembership } from '../modules/role/role-membership.entity';
 import { OrganizationResourceAccess } from '../modules/role/organization-resource-access.entity';
@@ -15,6 +16,7 @@ import { PersonDistinctId } from '../modules/person/person-distinct-id.entity';
 import { Event } from '../modules/event/event.entity';
 import { GroupTypeMapping } from '../modules/group/group-type-mapping.entity';
 import { Group } from '../modules/group/group.entity';
+import { Cohort } from '../modules/cohort/cohort.entity';
 
 /** Every entity, listed explicitly: no folder discovery, so ts (tests) and js (dist) agree. */
 export const entities = [
@@ -25,6 +27,7 @@ export const entities = [
   PersonalApiKey,
   FeatureFlag,
   Dashboard,
+  DashboardTile,
   Role,
   RoleMembership,
   OrganizationResourceAccess,
@@ -35,4 +38,5 @@ export const entities = [
   Event,
   GroupTypeMapping,
   Group,
+  Cohort,
 ];

@@ -13,7 +13,7 @@ export interface FlagEvaluation {
   conditionIndex: number | null;
 }
 
-/** Who a flag is evaluated for, with complete stored properties (evaluation.md §4.1). */
+/** Who a flag is evaluated for, with complete stored properties (docs/evaluation.md §4.1). */
 export interface EvaluationSubject {
   distinctId: string;
   /** The person's stored properties; `distinct_id` is added here. */
@@ -102,7 +102,7 @@ function scopeFor(filters: Record<string, unknown>, subject: EvaluationSubject, 
   return { identifier: group.key, bag: { ...group.properties, $group_key: group.key }, groupTypeIndex: index as number };
 }
 
-/** evaluation.md §3: one active, non-deleted flag for one subject. Pure: `now` is the request time. */
+/** docs/evaluation.md §3: one active, non-deleted flag for one subject. Pure: `now` is the request time. */
 export function evaluateFlag(
   flag: EvaluableFlag,
   subject: EvaluationSubject,

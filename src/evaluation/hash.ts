@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 
-const SCALE = 0xfffffffffffffff;
+// 0xfffffffffffffff (2^60 − 1) as upstream writes it; as a double that is exactly 2^60.
+const SCALE = 2 ** 60;
 
 /**
- * evaluation.md §1: SHA-1 of `${flagKey}.${identifier}${salt}`, its first 15 hex digits read as
+ * docs/evaluation.md §1: SHA-1 of `${flagKey}.${identifier}${salt}`, its first 15 hex digits read as
  * an integer over 2^60. `parseInt` rounds to the nearest double and the divisor is exactly 2^60,
  * so this is bit-identical to PostHog's matchers and to posthog-node.
  */

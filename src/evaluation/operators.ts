@@ -1,9 +1,9 @@
 /**
- * Property operators and the filter-value date parser (evaluation.md §4.3, §4.6). Pure: no I/O,
+ * Property operators and the filter-value date parser (docs/evaluation.md §4.3, §4.6). Pure: no I/O,
  * no clock (callers pass `now`).
  */
 
-/** Every operator evaluation.md §4.3 lists; `exact` is the default when a filter has none. */
+/** Every operator docs/evaluation.md §4.3 lists; `exact` is the default when a filter has none. */
 export const PROPERTY_OPERATORS = [
   'exact',
   'is_not',
@@ -57,7 +57,7 @@ const WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\
 const WITHOUT_OFFSET = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$/;
 
 /**
- * evaluation.md §4.6 `parseDate`: a relative date (`-30d`, `6h`, `2m`, `1y`; sign ignored,
+ * docs/evaluation.md §4.6 `parseDate`: a relative date (`-30d`, `6h`, `2m`, `1y`; sign ignored,
  * N < 10000) counted back from `now`, an RFC 3339 instant with offset, `YYYY-MM-DD` (UTC
  * midnight), or `YYYY-MM-DDTHH:MM[:SS[.fff]]` / with a space, no offset (UTC). Else null.
  * Fractions beyond milliseconds are truncated.

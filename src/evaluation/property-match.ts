@@ -7,7 +7,7 @@ export type PropertyBag = Record<string, unknown>;
 
 const hasOwn = (bag: PropertyBag, key: string) => Object.prototype.hasOwnProperty.call(bag, key);
 
-/** evaluation.md §4.2. */
+/** docs/evaluation.md §4.2. */
 export function str(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
 }
@@ -16,7 +16,7 @@ const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-/** evaluation.md §4.5: a finite JSON number, or a string in plain decimal/exponent form. */
+/** docs/evaluation.md §4.5: a finite JSON number, or a string in plain decimal/exponent form. */
 export function numeric(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && NUMERIC.test(value)) {
@@ -35,7 +35,7 @@ function truthy(value: unknown): boolean {
   return false;
 }
 
-/** evaluation.md §4.4: `exact` when the key is present. */
+/** docs/evaluation.md §4.4: `exact` when the key is present. */
 function exact(expected: unknown, actual: unknown): boolean {
   if (isBooleanLikeScalar(expected) || (Array.isArray(expected) && expected.every(isBooleanLikeScalar))) {
     return truthy(expected) === truthy(actual);
@@ -53,7 +53,7 @@ function compileRegex(pattern: string): RegExp | null {
   }
 }
 
-/** evaluation.md §4.6: the property side is unix seconds when numeric, else a parseable date string. */
+/** docs/evaluation.md §4.6: the property side is unix seconds when numeric, else a parseable date string. */
 function propertyDate(value: unknown, now: Date): Date | null {
   const seconds = numeric(value);
   if (seconds !== null) return new Date(seconds * 1000);
@@ -87,7 +87,7 @@ function matchNumber(operator: string, actual: unknown, expected: unknown): bool
 }
 
 /** The positive form of each negated text operator; a negated operator is true when the key is absent. */
-const NEGATED: Record<string, string> = {
+export const NEGATED: Record<string, string> = {
   is_not: 'exact',
   not_icontains: 'icontains',
   not_starts_with: 'starts_with',
@@ -122,7 +122,7 @@ function matchPresent(operator: string, actual: unknown, expected: unknown, now:
 }
 
 /**
- * evaluation.md §4.3: one property filter against a complete property bag (an absent key is a
+ * docs/evaluation.md §4.3: one property filter against a complete property bag (an absent key is a
  * definite answer). `in`/`not_in` belong to cohort filters and are false here.
  */
 export function matchProperty(filter: PropertyFilter, bag: PropertyBag, now: Date): boolean {

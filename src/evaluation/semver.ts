@@ -1,4 +1,4 @@
-/** evaluation.md §4.8: versions as [major, minor, patch]; pre-release and build parts are ignored. */
+/** docs/evaluation.md §4.8: versions as [major, minor, patch]; pre-release and build parts are ignored. */
 type Version = [number, number, number];
 
 export function parseVersion(text: string): Version | null {

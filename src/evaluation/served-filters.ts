@@ -2,7 +2,7 @@
 const SERVED_KEYS = ['multivariate', 'aggregation_group_type_index', 'payloads', 'super_groups'] as const;
 
 /**
- * evaluation.md §3.1 and §7.3: the normalised filters every evaluation reads and SDKs receive.
+ * docs/evaluation.md §3.1 and §7.3: the normalised filters every evaluation reads and SDKs receive.
  * Filters without a `groups` array become one 100% condition with their legacy `properties`.
  */
 export function servedFilters(stored: Record<string, unknown> | null): Record<string, unknown> {

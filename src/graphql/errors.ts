@@ -23,7 +23,7 @@ function appErrorOf(error: unknown): AppError | null {
 }
 
 /**
- * Decision 3: a GraphQL error carries what its REST twin would: message = detail, and
+ * docs/README.md decision 3: a GraphQL error carries what its REST twin would: message = detail, and
  * extensions {code (GraphQL class), type, reason (the REST code), attr}. Internals never leak.
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {

@@ -54,7 +54,7 @@ export const GRAPHQL_LIMITS = {
   maxCost: 50_000,
   /** The size assumed for a list without a `limit` argument. */
   assumedListSize: 10,
-  /** A `limit` argument's default and cap (decision 5 of the contract). */
+  /** A `limit` argument's default and cap (docs/README.md decision 5). */
   defaultPageSize: 100,
   maxPageSize: 1_000,
 } as const;

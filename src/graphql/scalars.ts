@@ -1,7 +1,7 @@
 import { GraphQLScalarType, Kind } from 'graphql';
 export { GraphQLJSON as JSONScalar, GraphQLJSONObject as JSONObjectScalar } from 'graphql-scalars';
 
-/** The API's timestamp format: UTC, six fractional digits, `Z` (rest-flags.md §1.2). */
+/** The API's timestamp format: UTC, six fractional digits, `Z` (docs/rest-api.md §1.2). */
 export function formatTimestamp(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }

@@ -1,8 +1,10 @@
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { ExperimentResolver, FeatureFlagExperimentsResolver } from '../modules/experiment/experiment.resolver';
+import { ExperimentResultsResolver } from '../modules/experiment/experiment-results.resolver';
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
 import { FlagEvaluationResolver } from '../modules/flag-evaluation/flag-evaluation.resolver';
+import { CohortResolver, FeatureFlagCohortsResolver } from '../modules/cohort/cohort.resolver';
 import { EventResolver } from '../modules/event/event.resolver';
 import { GroupResolver } from '../modules/group/group.resolver';
 import { PersonResolver } from '../modules/person/person.resolver';
@@ -15,6 +17,13 @@ import {
   RoleResolver,
 } from '../modules/role/role.resolver';
 import { MeResolver, OrganizationResolver } from '../modules/user/me.resolver';
+import {
+  DashboardResolver,
+  DashboardTileResolver,
+  FeatureFlagDashboardResolver,
+  InsightResolver,
+} from '../modules/dashboard/dashboard.resolver';
+import { ActivityResolver, ExperimentActivityResolver, FeatureFlagActivityResolver } from '../modules/activity/activity.resolver';
 
 export const resolvers = [
   MeResolver,
@@ -29,10 +38,20 @@ export const resolvers = [
   FeatureFlagRoleAccessFieldResolver,
   ExperimentResolver,
   FeatureFlagExperimentsResolver,
+  ExperimentResultsResolver,
   PersonResolver,
   EventResolver,
   GroupResolver,
   PersonalApiKeyResolver,
+  CohortResolver,
+  FeatureFlagCohortsResolver,
+  DashboardResolver,
+  DashboardTileResolver,
+  InsightResolver,
+  FeatureFlagDashboardResolver,
+  ActivityResolver,
+  FeatureFlagActivityResolver,
+  ExperimentActivityResolver,
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import pino, { type Logger, type LoggerOptions } from 'pino';
 
 /**
@@ -18,11 +18,27 @@ export function requestIdOf(header: string | string[] | undefined): string {
   return value !== undefined && VALID_REQUEST_ID.test(value) ? value : randomUUID();
 }
 
+/** A path segment that looks like a key or token (`phx_…`, `phc_…`, `phs_…`): a client that put one in a URL. */
+const KEY_SEGMENT = /(^|\/)ph[a-z]_[^/]*/gi;
+
+/** The path for the access log: key-looking segments censored (the query string is never logged). */
+export const loggablePath = (path: string) => (path.includes('_') ? path.replace(KEY_SEGMENT, '$1[Redacted]') : path);
+
+/** Told of every answered request (the /metrics counters). */
+export interface RequestObserver {
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+}
+
 /**
  * Outermost middleware: every response carries X-Request-Id; one JSON line per request (method,
- * path without its query string, status, duration in ms, request id) once the answer is decided.
+ * route pattern, path without its query string, status, duration in ms, request id) once the
+ * answer is decided, and the same facts to the metrics.
  */
-export function requestLogging(logger: Logger): Middleware {
+export function requestLogging(
+  logger: Logger,
+  observer?: RequestObserver,
+  routeOf: (ctx: Context) => string = (ctx) => ctx.path,
+): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(ctx.headers['x-request-id']);
@@ -38,12 +54,16 @@ export function requestLogging(logger: Logger): Middleware {
       throw error;
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const status = failed ? 500 : ctx.status;
+      const route = routeOf(ctx);
+      observer?.observeRequest(ctx.method, route, status, durationMs / 1000);
       logger.info(
         {
           request_id: requestId,
           method: ctx.method,
-          path: ctx.path,
-          status: failed ? 500 : ctx.status,
+          route,
+          path: loggablePath(ctx.path),
+          status,
           duration_ms: Math.round(durationMs * 100) / 100,
         },
         'request',

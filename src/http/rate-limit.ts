@@ -9,7 +9,7 @@ import { isUuid } from '../validation/fields';
 import { MemorySlidingWindowStore, type BucketSpec, type HitResult, type SlidingWindowStore } from './sliding-window';
 
 /**
- * Rate limits (rest-flags.md §1.6, decision 14):
+ * Rate limits (docs/rest-api.md §1.6, docs/README.md decision 14):
  * - burst and sustained: requests authenticated with a personal API key, per key, local evaluation excepted;
  * - local evaluation: the three SDK paths, per project, any credential;
  * - SPEC-GAP (ours): failed credentials per client IP, so a flood of invalid keys meets 429 instead
@@ -188,7 +188,7 @@ function throttled(koa: Context, policy: Policy, result: HitResult): AppError {
 }
 
 /**
- * REST refusals go to the error middleware; GraphQL answers as GraphQL (decision 3): status 429,
+ * REST refusals go to the error middleware; GraphQL answers as GraphQL (docs/README.md decision 3): status 429,
  * `{errors: [{message, extensions: {code: TOO_MANY_REQUESTS, type, reason, attr}}]}`.
  */
 function refuse(koa: Context, error: AppError): void {

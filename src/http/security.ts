@@ -6,9 +6,8 @@ import helmet from 'koa-helmet';
  * Security headers (helmet's defaults: CSP `default-src 'self'`, nosniff, X-Frame-Options,
  * Referrer-Policy, HSTS, COOP/CORP, …) on every response, errors included.
  *
- * SPEC-GAP: Apollo's landing page (`GET /graphql` asking for HTML) is static HTML whose inline
- * scripts load Apollo's Sandbox from Apollo's CDN; it is served without a Content-Security-Policy
- * (every other header stays) rather than with one that allow-lists a CDN we do not control.
+ * The GraphiQL page and its assets (src/graphql/graphiql.ts) replace the policy with their own,
+ * which also allows only this origin.
  * A response that answers CORS (the capture endpoints for posthog-js, the admin API for
  * CORS_ORIGINS) is meant to be read cross-origin, so it says `Cross-Origin-Resource-Policy: cross-origin`.
  */
@@ -18,7 +17,6 @@ export function securityHeaders(): Middleware {
   return async (ctx, next) => {
     await headers(ctx, next);
     if (ctx.response.get('Access-Control-Allow-Origin')) ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
-    if ((ctx.path === '/graphql' || ctx.path === '/graphql/') && ctx.response.is('html')) ctx.remove('Content-Security-Policy');
   };
 }
 

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 
 /**
- * Sliding-window logs (rest-flags.md §1.6): a bucket admits a request while it holds fewer
+ * Sliding-window logs (docs/rest-api.md §1.6): a bucket admits a request while it holds fewer
  * admitted requests than its limit within the trailing window. A request checks all its buckets
  * at once and is recorded in all of them only when every one admits it, so refused requests
  * (429s) are never counted.

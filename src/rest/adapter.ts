@@ -100,7 +100,7 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
         });
         koa.body = envelope({ ...page, limit, offset }, ctx.request.url);
       } else {
-        koa.body = route.kind === 'query' && route.present ? route.present(data.item) : data.item;
+        koa.body = route.kind === 'query' && route.present ? route.present(data.item, ctx.request.url) : data.item;
       }
     });
     // A path's 405 comes right after its own rows, so `/feature_flags/my_flags` answers PATCH with 405

@@ -36,7 +36,7 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * JSON or form bodies up to 1 MiB (rest-flags.md §1.2); other media types with a body are 415.
+ * JSON or form bodies up to 1 MiB (docs/rest-api.md §1.2); other media types with a body are 415.
  * The limit is enforced while streaming, so an oversized body is never buffered whole. An empty
  * body is `{}`; JSON nested too deep to handle safely is a parse error (see MAX_JSON_DEPTH). JSON
  * bodies are read as text and parsed here, so their depth is known before anything is built.

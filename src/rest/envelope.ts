@@ -1,6 +1,6 @@
 import type { Page } from '../pagination';
 
-/** `{count, next, previous, results}` with absolute page URLs (rest-flags.md §1.5). */
+/** `{count, next, previous, results}` with absolute page URLs (docs/rest-api.md §1.5). */
 export function envelope<T>(page: Page<T>, url: URL) {
   const { count, results, limit, offset } = page;
   const pageUrl = (pageOffset: number | null) => {

@@ -4,8 +4,9 @@ import { requestErrors } from '../errors';
 import { isPlainObject, pyTypeName } from '../validation/python';
 import { restOperation } from './fragments';
 import type { RestRequest } from './route';
+import type { RouteDocs } from '../openapi/types';
 
-/** The read operations of rest-flags.md §4.4, §4.6 and §4.7, used by the route table's flag helper rows. */
+/** The read operations of docs/rest-api.md §4.4, §4.6 and §4.7, used by the route table's flag helper rows. */
 
 interface EvaluationRow {
   key: string;
@@ -35,6 +36,27 @@ export const evaluationReasons = {
     Object.fromEntries(
       (item as EvaluationRow[]).map(({ key, value, reason, condition_index }) => [key, { value, evaluation: { reason, condition_index } }]),
     ),
+  /** What `present` answers, for the OpenAPI document. */
+  docs: {
+    response: {
+      type: 'object',
+      description: 'Flag key → its value for the distinct id and why.',
+      additionalProperties: {
+        type: 'object',
+        properties: {
+          value: { type: ['boolean', 'string'], description: 'false, true or a variant key.' },
+          evaluation: {
+            type: 'object',
+            properties: { reason: { type: 'string' }, condition_index: { type: ['integer', 'null'] } },
+            required: ['reason', 'condition_index'],
+            additionalProperties: false,
+          },
+        },
+        required: ['value', 'evaluation'],
+        additionalProperties: false,
+      },
+    },
+  } satisfies RouteDocs,
 };
 
 export const myFlags = {
@@ -46,6 +68,21 @@ export const myFlags = {
       }
     }`),
   variables: ({ params, query }: RestRequest) => ({ projectId: params.project_id, groups: parseGroupsParam(query.groups) }),
+  // `value` is a JSON scalar in GraphQL; REST answers false, true or a variant key.
+  docs: {
+    response: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          feature_flag: { $ref: '#/components/schemas/MinimalFlag' },
+          value: { type: ['boolean', 'string'], description: 'false, true or a variant key.' },
+        },
+        required: ['feature_flag', 'value'],
+        additionalProperties: false,
+      },
+    },
+  } satisfies RouteDocs,
 };
 
 export const blastRadius = {

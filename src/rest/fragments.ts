@@ -63,6 +63,20 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     ensure_experience_continuity: ensureExperienceContinuity
   }
 
+  fragment RestCohort on Cohort {
+    id
+    name
+    description
+    filters
+    is_static: isStatic
+    deleted
+    count
+    created_by: createdBy {
+      ...RestUser
+    }
+    created_at: createdAt
+  }
+
   fragment RestExperiment on Experiment {
     id
     name

@@ -1,7 +1,8 @@
 import { restOperation } from './fragments';
 import { queryParams, type RestRequest } from './route';
+import type { RouteDocs } from '../openapi/types';
 
-/** The read operations of ingestion.md §6, used by the route table's person, event and group rows. */
+/** The read operations of docs/ingestion.md §6, used by the route table's person, event and group rows. */
 
 // Exact-match filters keep their value as sent (no trimming); NUL matches nothing PostgreSQL can store.
 const exact = (value: unknown): string | null => {
@@ -54,6 +55,14 @@ export const eventsPage = {
     after: exact(request.query.after),
     before: exact(request.query.before),
   }),
+  // `after` and `before` are the only refused query parameters here: a time that does not parse is a 400.
+  docs: {
+    query: {
+      after: { schema: { type: 'string', format: 'date-time' }, description: 'Only events strictly after this ISO 8601 time.' },
+      before: { schema: { type: 'string', format: 'date-time' }, description: 'Only events strictly before this ISO 8601 time.' },
+    },
+    errors: [400],
+  } satisfies RouteDocs,
 };
 
 export const groupsPage = {
@@ -70,9 +79,13 @@ export const groupsPage = {
     ...page(request),
     search: queryParams.text(request.query.search),
   }),
+  // The GraphQL argument is optional (GraphQL answers the same refusal); REST requires it.
+  docs: {
+    query: { group_type_index: { schema: { type: 'integer' }, required: true, description: 'The group type (0–4).' } },
+  } satisfies RouteDocs,
 };
 
-/** A plain array, not a page (ingestion.md §6). */
+/** A plain array, not a page (docs/ingestion.md §6). */
 export const groupTypesList = {
   document: restOperation(`
     query RestGroupTypes($projectId: ID!) {

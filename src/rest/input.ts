@@ -8,9 +8,9 @@ const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerC
  * A REST body as the GraphQL input type `typeName` names its fields: a shallow, schema-driven
  * rename of the top-level keys (`ensure_experience_continuity` → `ensureExperienceContinuity`).
  * Values are never rewritten, so user keys inside `filters` stay as sent. Form bodies carry
- * object and array fields as JSON text (rest-flags.md §1.2); those are parsed here. A body that
+ * object and array fields as JSON text (docs/rest-api.md §1.2); those are parsed here. A body that
  * is not an object is passed on as it is: the service refuses it after its own lookups and
- * permission checks (rest-flags.md §1.3 puts 404 and 403 before 400).
+ * permission checks (docs/rest-api.md §1.3 puts 404 and 403 before 400).
  */
 export function restInput(schema: GraphQLSchema, typeName: string, body: unknown, isForm: boolean): unknown {
   const type = schema.getType(typeName);

@@ -5,6 +5,7 @@ import { accessLocalEvaluation } from '../auth/local-evaluation-access';
 import { accessOrganization } from '../auth/organization-access';
 import type { Scope } from '../auth/scopes';
 import type { AppContext } from '../context';
+import type { RouteDocs, SecurityRequirement } from '../openapi/types';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -15,26 +16,31 @@ export interface RestRequest {
   input: unknown;
 }
 
-/** Who may call a row; checked before anything else the row does (rest-flags.md §1.3). */
+/** Who may call a row; checked before anything else the row does (docs/rest-api.md §1.3). */
 export interface RouteAuth {
   describe: string;
   check(ctx: AppContext, params: Record<string, string>): Promise<unknown>;
+  /** The OpenAPI security requirements (src/openapi/document.ts); absent: any personal API key. `[]`: public. */
+  security?: SecurityRequirement[];
 }
 
 export const projectScope = (scope: Scope): RouteAuth => ({
   describe: `personal API key with ${scope} on the project`,
   check: (ctx, params) => accessProject(ctx, params.project_id, scope),
+  security: [{ PersonalApiKey: [scope] }],
 });
 
 export const organizationScope = (scope: Scope): RouteAuth => ({
   describe: `personal API key with ${scope} in the organization`,
   check: (ctx, params) => accessOrganization(ctx, params.organization_id, scope),
+  security: [{ PersonalApiKey: [scope] }],
 });
 
 /** The local-evaluation paths: a personal key with `feature_flag:read`, or the project's secret token. */
 export const localEvaluationScope: RouteAuth = {
   describe: 'personal API key with feature_flag:read on the project, or its secret_api_token',
   check: (ctx, params) => accessLocalEvaluation(ctx, params.project_id),
+  security: [{ PersonalApiKey: ['feature_flag:read'] }, { ProjectSecretToken: [] }],
 };
 
 /** A GraphQL operation run with variables taken from the request. */
@@ -42,6 +48,8 @@ export interface Operation {
   document: DocumentNode;
   /** `written` is what a write row's resolver returned. */
   variables(request: RestRequest, written?: { id: number | string }): Record<string, unknown>;
+  /** OpenAPI additions for every row running this operation, e.g. the schema of what a `present` reshapes (the row's own `docs` win). */
+  docs?: RouteDocs;
 }
 
 interface RouteBase {
@@ -49,6 +57,8 @@ interface RouteBase {
   /** The documented path; it answers with and without a trailing slash. */
   path: string;
   auth: RouteAuth;
+  /** What the OpenAPI document cannot read from the row itself, e.g. a `handler` row's response (src/openapi/types.ts). */
+  docs?: RouteDocs;
 }
 
 export type Route = RouteBase &
@@ -60,8 +70,8 @@ export type Route = RouteBase &
         operation: Operation;
         status: number;
         shape: 'page' | 'one';
-        /** Reshapes a `one` answer GraphQL cannot alias into the wire shape (an object keyed by data). */
-        present?(item: unknown): unknown;
+        /** Reshapes a `one` answer GraphQL cannot alias into the wire shape (an object keyed by data, a page with links from `url`). */
+        present?(item: unknown, url: URL): unknown;
       }
     | ({
         kind: 'mutation';
@@ -91,7 +101,7 @@ export const pathId = (value: string | undefined) => parseId(value) ?? 0;
 const MAX_INT32 = 2_147_483_647;
 
 /**
- * Lenient query parameters: missing, malformed or unknown values are ignored (rest-flags.md §3.5).
+ * Lenient query parameters: missing, malformed or unknown values are ignored (docs/rest-api.md §3.5).
  * Text holding a NUL is unrecognised too: PostgreSQL cannot compare it with anything.
  */
 export const queryParams = {
@@ -104,7 +114,7 @@ export const queryParams = {
     if (text === null || !/^[-+]?\d{1,9}$/.test(text)) return null;
     return Number(text);
   },
-  /** `limit`/`offset`: any whole number, held within the 32-bit range of GraphQL's Int (decision 5 clamps it further). */
+  /** `limit`/`offset`: any whole number, held within the 32-bit range of GraphQL's Int (docs/README.md decision 5 clamps it further). */
   pageInteger(value: unknown): number | null {
     const text = queryParams.text(value);
     if (text === null || !/^[-+]?\d+$/.test(text)) return null;

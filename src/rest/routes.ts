@@ -6,11 +6,18 @@ import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role
 import { ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
 import type { FeatureFlagRoleAccessInput, ResourceAccessInput, RoleInput, RoleMembershipInput } from '../modules/role/role.inputs';
 import { PersonalApiKeyResolver, type PersonalApiKeyInput } from '../modules/personal-api-key/personal-api-key.resolver';
+import { CohortResolver } from '../modules/cohort/cohort.resolver';
+import type { CohortInput, CohortMembersInput } from '../modules/cohort/cohort.inputs';
 import { restOperation } from './fragments';
 import { blastRadius, evaluationReasons, myFlags } from './evaluation-operations';
+import { flagActivity, flagsActivity } from './activity-operations';
 import { eventsPage, groupsPage, groupTypesList, personById, personsPage } from './ingestion-operations';
 import { ownKeys, personalApiKeyById, personalApiKeysList } from './personal-api-key-operations';
+import { experimentResults, experimentSecondaryResults, requiresFlagImplementation } from './experiment-results-operations';
 import { serveLocalEvaluation } from './local-evaluation.handler';
+import { DashboardResolver } from '../modules/dashboard/dashboard.resolver';
+import { dashboardById, dashboardsPage } from './dashboard-operations';
+import { localEvaluationDocs } from './local-evaluation.openapi';
 import { localEvaluationScope, organizationScope, pathId, projectScope, queryParams, type RestRequest, type Route } from './route';
 
 const flags = new FeatureFlagResolver();
@@ -20,11 +27,14 @@ const resourceAccess = new ResourceAccessResolver();
 const flagRoleAccess = new FeatureFlagRoleAccessResolver();
 const experiments = new ExperimentResolver();
 const personalApiKeys = new PersonalApiKeyResolver();
+const cohorts = new CohortResolver();
+const dashboards = new DashboardResolver();
 
 const FLAGS = '/api/projects/:project_id/feature_flags';
 const FLAG = `${FLAGS}/:id`;
 const ROLE_ACCESSES = `${FLAGS}/:parent_lookup_feature_flag_id/role_access`;
 const ROLE_ACCESS = `${ROLE_ACCESSES}/:id`;
+const DASHBOARDS = '/api/projects/:project_id/dashboards';
 const EXPERIMENTS = '/api/projects/:project_id/experiments';
 const EXPERIMENT = `${EXPERIMENTS}/:id`;
 const ROLES = '/api/organizations/:organization_id/roles';
@@ -34,6 +44,8 @@ const MEMBERSHIP = `${MEMBERSHIPS}/:id`;
 const RESOURCE_ACCESSES = '/api/organizations/:organization_id/resource_access';
 const RESOURCE_ACCESS = `${RESOURCE_ACCESSES}/:id`;
 const PERSONAL_API_KEYS = '/api/personal_api_keys';
+const COHORTS = '/api/projects/:project_id/cohorts';
+const COHORT = `${COHORTS}/:id`;
 const PERSONAL_API_KEY = `${PERSONAL_API_KEYS}/:id`;
 
 const page = ({ query }: RestRequest) => ({ limit: queryParams.pageInteger(query.limit), offset: queryParams.pageInteger(query.offset) });
@@ -91,6 +103,17 @@ const resourceAccessById = {
     }`),
   variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
     organizationId: params.organization_id,
+    id: written?.id ?? pathId(params.id),
+  }),
+};
+
+const cohortById = {
+  document: restOperation(`
+    query RestCohort($projectId: ID!, $id: Int!) {
+      item: cohort(projectId: $projectId, id: $id) { ...RestCohort }
+    }`),
+  variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
+    projectId: params.project_id,
     id: written?.id ?? pathId(params.id),
   }),
 };
@@ -164,7 +187,14 @@ export const routes: Route[] = [
     status: 200,
     shape: 'one',
   },
-  { method: 'GET', path: `${FLAGS}/local_evaluation`, auth: localEvaluationScope, kind: 'handler', handle: serveLocalEvaluation },
+  {
+    method: 'GET',
+    path: `${FLAGS}/local_evaluation`,
+    auth: localEvaluationScope,
+    kind: 'handler',
+    handle: serveLocalEvaluation,
+    docs: localEvaluationDocs,
+  },
   {
     method: 'GET',
     path: `${FLAGS}/my_flags`,
@@ -184,7 +214,28 @@ export const routes: Route[] = [
     status: 200,
     shape: 'one',
   },
+  // `activity` is a literal too (docs/README.md decision 2): before `/:id`, which would read it as a malformed id (404).
+  {
+    method: 'GET',
+    path: `${FLAGS}/activity`,
+    auth: projectScope('activity_log:read'),
+    kind: 'query',
+    operation: flagsActivity,
+    present: flagsActivity.present,
+    status: 200,
+    shape: 'one',
+  },
   { method: 'GET', path: FLAG, auth: projectScope('feature_flag:read'), kind: 'query', operation: flagById, status: 200, shape: 'one' },
+  {
+    method: 'GET',
+    path: `${FLAG}/activity`,
+    auth: projectScope('activity_log:read'),
+    kind: 'query',
+    operation: flagActivity,
+    present: flagActivity.present,
+    status: 200,
+    shape: 'one',
+  },
   {
     method: 'PATCH',
     path: FLAG,
@@ -210,6 +261,27 @@ export const routes: Route[] = [
   },
   // Hard delete is not allowed (API document §3): 405 with an empty body, after auth and scope checks.
   { method: 'DELETE', path: FLAG, auth: projectScope('feature_flag:write'), kind: 'refused' },
+  // docs/README.md decision 4: both dashboard helpers ignore the body and answer the updated flag (200).
+  {
+    method: 'POST',
+    path: `${FLAG}/dashboard`,
+    auth: projectScope('feature_flag:write'),
+    kind: 'mutation',
+    call: (ctx, { params }) => dashboards.generateFeatureFlagUsageDashboard(ctx, params.project_id, pathId(params.id)),
+    render: flagById,
+    status: 200,
+    shape: 'one',
+  },
+  {
+    method: 'POST',
+    path: `${FLAG}/enrich_usage_dashboard`,
+    auth: projectScope('feature_flag:write'),
+    kind: 'mutation',
+    call: (ctx, { params }) => dashboards.enrichFeatureFlagUsageDashboard(ctx, params.project_id, pathId(params.id)),
+    render: flagById,
+    status: 200,
+    shape: 'one',
+  },
 
   // 4.3 Feature flag role access (PATCH and PUT on a record: 405, after the write scope of §2.4)
   {
@@ -316,6 +388,17 @@ export const routes: Route[] = [
     status: 201,
     shape: 'one',
   },
+  // A literal sub-path: before `/:id`, which would take `requires_flag_implementation` for an id.
+  {
+    method: 'GET',
+    path: `${EXPERIMENTS}/requires_flag_implementation`,
+    auth: projectScope('experiment:read'),
+    kind: 'query',
+    operation: requiresFlagImplementation,
+    status: 200,
+    shape: 'one',
+    present: (item) => ({ result: item }),
+  },
   {
     method: 'GET',
     path: EXPERIMENT,
@@ -346,9 +429,29 @@ export const routes: Route[] = [
     status: 204,
     shape: 'empty',
   },
+  {
+    method: 'GET',
+    path: `${EXPERIMENT}/results`,
+    auth: projectScope('experiment:read'),
+    kind: 'query',
+    operation: experimentResults,
+    status: 200,
+    shape: 'one',
+    present: (item) => (item as { results: unknown }).results,
+  },
+  {
+    method: 'GET',
+    path: `${EXPERIMENT}/secondary_results`,
+    auth: projectScope('experiment:read'),
+    kind: 'query',
+    operation: experimentSecondaryResults,
+    status: 200,
+    shape: 'one',
+    present: (item) => (item as { secondaryResults: unknown }).secondaryResults,
+  },
 
   // SPEC-GAP: organization roles, memberships and resource access are not in the API document;
-  // the role-access records need them, so they follow rest-flags.md §5.
+  // the role-access records need them, so they follow docs/rest-api.md §5.
   {
     method: 'GET',
     path: ROLES,
@@ -504,16 +607,90 @@ export const routes: Route[] = [
     shape: 'empty',
   },
 
-  // The SDK polling paths (evaluation.md §7.1): the project comes from `?token=`.
+  // SPEC-GAP: cohorts are not in the API document; docs/cohorts.md names them. Never hard-deleted:
+  // DELETE is 405 with an empty body, like a flag's; `deleted` in a PATCH soft-deletes.
+  {
+    method: 'GET',
+    path: COHORTS,
+    auth: projectScope('cohort:read'),
+    kind: 'query',
+    operation: {
+      document: restOperation(`
+        query RestCohorts($projectId: ID!, $limit: Int, $offset: Int) {
+          page: cohorts(projectId: $projectId, limit: $limit, offset: $offset) { count results { ...RestCohort } }
+        }`),
+      variables: (request) => ({ projectId: request.params.project_id, ...page(request) }),
+    },
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'POST',
+    path: COHORTS,
+    auth: projectScope('cohort:write'),
+    kind: 'mutation',
+    inputType: 'CohortInput',
+    call: (ctx, { params, input }) => cohorts.createCohort(ctx, params.project_id, input as CohortInput),
+    render: cohortById,
+    status: 201,
+    shape: 'one',
+  },
+  { method: 'GET', path: COHORT, auth: projectScope('cohort:read'), kind: 'query', operation: cohortById, status: 200, shape: 'one' },
+  {
+    method: 'PATCH',
+    path: COHORT,
+    auth: projectScope('cohort:write'),
+    kind: 'mutation',
+    inputType: 'CohortInput',
+    call: (ctx, { params, input }) => cohorts.updateCohort(ctx, params.project_id, pathId(params.id), input as CohortInput),
+    render: cohortById,
+    status: 200,
+    shape: 'one',
+  },
+  { method: 'DELETE', path: COHORT, auth: projectScope('cohort:write'), kind: 'refused' },
+  {
+    method: 'POST',
+    path: `${COHORT}/persons`,
+    auth: projectScope('cohort:write'),
+    kind: 'mutation',
+    inputType: 'CohortMembersInput',
+    call: (ctx, { params, input }) => cohorts.addCohortMembers(ctx, params.project_id, pathId(params.id), input as CohortMembersInput),
+    render: cohortById,
+    status: 200,
+    shape: 'one',
+  },
+
+  // The SDK polling paths (docs/evaluation.md §7.1): the project comes from `?token=`.
   ...['/flags/definitions', '/api/feature_flag/local_evaluation'].map((path): Route => ({
     method: 'GET',
     path,
     auth: localEvaluationScope,
     kind: 'handler',
     handle: serveLocalEvaluation,
+    docs: localEvaluationDocs,
   })),
 
-  // SPEC-GAP: persons, events and groups are not in the API document; ingestion.md §6 names them (read-only: other methods 405).
+  // Dashboards (docs/dashboards.md, docs/README.md decision 12): read-only; each tile's result is computed on the read.
+  {
+    method: 'GET',
+    path: DASHBOARDS,
+    auth: projectScope('dashboard:read'),
+    kind: 'query',
+    operation: dashboardsPage,
+    status: 200,
+    shape: 'page',
+  },
+  {
+    method: 'GET',
+    path: `${DASHBOARDS}/:id`,
+    auth: projectScope('dashboard:read'),
+    kind: 'query',
+    operation: dashboardById,
+    status: 200,
+    shape: 'one',
+  },
+
+  // SPEC-GAP: persons, events and groups are not in the API document; docs/ingestion.md §6 names them (read-only: other methods 405).
   {
     method: 'GET',
     path: '/api/projects/:project_id/persons',

@@ -2,7 +2,7 @@ import { fieldErrors, requestErrors } from '../errors';
 import { isPlainObject, pyTypeName } from './python';
 
 /**
- * Field parsers with the upstream service's rules and messages (rest-flags.md §1.4). Each takes
+ * Field parsers with the upstream service's rules and messages (docs/rest-api.md §1.4). Each takes
  * the raw value a client sent (any JSON, or text from a form) and returns the parsed value or
  * throws a ValidationError naming `attr`. `null` is refused unless the field is nullable.
  */
@@ -190,7 +190,7 @@ export function parseUuid(value: unknown, attr: string, options: FieldOptions = 
   return value.toLowerCase();
 }
 
-/** A request body must be a JSON object (rest-flags.md §1.2); checked after lookups and permissions. */
+/** A request body must be a JSON object (docs/rest-api.md §1.2); checked after lookups and permissions. */
 export function requireObject(body: unknown): Record<string, unknown> {
   if (body === undefined || body === null) return {};
   if (!isPlainObject(body)) throw requestErrors.notADictionary(pyTypeName(body));

@@ -1,6 +1,6 @@
 /**
  * The API's messages name types and print values the way the upstream (Python) service does
- * (rest-flags.md §1.4): `str`, `int`, `float`, `bool`, `list`, `dict`, `NoneType`; values as
+ * (docs/rest-api.md §1.4): `str`, `int`, `float`, `bool`, `list`, `dict`, `NoneType`; values as
  * `True`/`False`/`None`, `['@posthog.com', 5]`, `{'k': 'v'}`, a top-level string as is.
  */
 export function pyTypeName(value: unknown): string {

@@ -2,7 +2,7 @@ import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
-/** rest-flags.md §4.7, evaluation.md §10 (acceptance 46). */
+/** docs/rest-api.md §4.7, docs/evaluation.md §10 (acceptance 46). */
 
 let app: TestApp;
 let world: World;

@@ -56,7 +56,7 @@ describe('a cached copy', () => {
       expect((await poll()).text).toBe(first.text);
       expect((await app.request(definitions, bearer(world.project.secretApiToken, etag))).status).toBe(304);
     });
-    expect(again.filter((sql) => /from (feature_flag|group_type_mapping) /.test(sql))).toEqual([]);
+    expect(again.filter((sql) => /from (feature_flag|group_type_mapping|cohort) /.test(sql))).toEqual([]);
   });
 
   it('shows every change made through the API in the next response', async () => {

@@ -2,7 +2,7 @@ import { capture } from '../ingestion/capture-helpers';
 import type { World } from '../helpers/factories';
 import { isKeyLookup, startTestApp, type TestApp } from '../helpers/test-app';
 
-/** rest-flags.md §4.4 and §4.6 over stored persons and groups (acceptance 29, 40, 41, 42). */
+/** docs/rest-api.md §4.4 and §4.6 over stored persons and groups (acceptance 29, 40, 41, 42). */
 
 let app: TestApp;
 let world: World;
@@ -86,7 +86,7 @@ describe('evaluation_reasons', () => {
     expect((await reasons('?distinct_id=2')).body['beta-feature'].evaluation.reason).toBe('no_condition_match');
   });
 
-  it('refuses a missing distinct_id or bad groups with 400 (40, evaluation.md §9)', async () => {
+  it('refuses a missing distinct_id or bad groups with 400 (40, docs/evaluation.md §9)', async () => {
     const invalid = (detail: string) => ({ type: 'validation_error', code: 'invalid_input', detail, attr: null });
     for (const query of ['', '?distinct_id=', '?groups={}']) {
       const res = await reasons(query);
@@ -214,7 +214,7 @@ describe('statement counts', () => {
     // definitions are cached, so only its first request after a change reads flags and group types.
     const counted = async (path: string) =>
       (await app.sqlDuring(() => app.request(path, { key: other.owner.key }))).filter((sql) => !isKeyLookup(sql));
-    const readsDefinitions = (sql: string) => /from feature_flag |from group_type_mapping /.test(sql);
+    const readsDefinitions = (sql: string) => /from feature_flag |from group_type_mapping |from cohort /.test(sql);
     const counts = async () => ({
       reasons: (await counted(`${path}/evaluation_reasons?distinct_id=p&${groups}`)).length,
       mine: (await counted(`${path}/my_flags?${groups}`)).length,
@@ -235,7 +235,8 @@ describe('statement counts', () => {
     await addFlags(10);
     const many = await counts();
     expect(many).toEqual(few);
-    // project access, flags, group types, person, groups; local evaluation reads flags and group types once per change.
-    expect(few).toEqual({ reasons: 5, mine: 5, local: 2, localAgain: 0 });
+    // project access, flags, group types, person (with its static cohorts and the project's cohorts), groups;
+    // local evaluation reads flags, group types and cohorts once per change.
+    expect(few).toEqual({ reasons: 5, mine: 5, local: 3, localAgain: 0 });
   });
 });

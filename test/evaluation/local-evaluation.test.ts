@@ -3,7 +3,7 @@ import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
-/** rest-flags.md §4.5, evaluation.md §7: what server SDKs poll (acceptance 29, 43, 44). */
+/** docs/rest-api.md §4.5, docs/evaluation.md §7: what server SDKs poll (acceptance 29, 43, 44). */
 
 let app: TestApp;
 let world: World;

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
 /**
- * evaluation.md §8: posthog-node, polling this service's definitions, is the reference oracle.
+ * docs/evaluation.md §8: posthog-node, polling this service's definitions, is the reference oracle.
  * Server values come from evaluation_reasons over the stored persons; the SDK gets the complete
  * stored property set. They must agree wherever the SDK can decide locally.
  */
@@ -13,7 +13,7 @@ let app: TestApp;
 let world: World;
 let client: PostHog;
 
-const PEOPLE = 150;
+const PEOPLE = 300;
 const plans = ['free', 'pro', 'Pro', 'enterprise'];
 const personProperties = (i: number): Record<string, unknown> => ({
   plan: plans[i % plans.length],
@@ -85,9 +85,106 @@ const FLAGS: Array<{ key: string; filters: Record<string, unknown> }> = [
   },
 ];
 
+/**
+ * Cohorts (docs/evaluation.md §5): dynamic ones (plain, OR of groups, nested with a negated reference,
+ * negated person leaves) reach posthog-node through `send_cohorts`; a static cohort, directly or
+ * nested in a dynamic one, is never sent, so the SDK cannot decide those flags locally.
+ */
+const person = (key: string, value: unknown, operator: string, negation?: boolean) => ({
+  key,
+  type: 'person',
+  value,
+  operator,
+  ...(negation ? { negation } : {}),
+});
+const ref = (id: number, negation?: boolean) => ({ key: 'id', type: 'cohort', value: id, ...(negation ? { negation } : {}) });
+const inStaticCohort = (i: number) => i % 7 === 0;
+const STATIC_FLAGS = ['cohort-static', 'cohort-static-nested'];
+
+async function createCohort(body: Record<string, unknown>): Promise<number> {
+  const res = await app.request(`/api/projects/${world.project.id}/cohorts/`, { method: 'POST', key: world.owner.key, body });
+  expect({ status: res.status, body: res.status === 201 ? null : res.body }).toEqual({ status: 201, body: null });
+  return res.body.id;
+}
+
+async function cohortFlags(): Promise<Array<{ key: string; filters: Record<string, unknown> }>> {
+  const paying = await createCohort({
+    name: 'paying',
+    filters: { properties: { type: 'AND', values: [person('plan', ['pro', 'enterprise'], 'exact')] } },
+  });
+  const olderOrExample = await createCohort({
+    name: 'older or example.com',
+    filters: {
+      properties: {
+        type: 'OR',
+        values: [
+          { type: 'AND', values: [person('age', '40', 'gte')] },
+          { type: 'AND', values: [person('email', 'example.com', 'icontains')] },
+        ],
+      },
+    },
+  });
+  const nested = await createCohort({
+    name: 'paying, younger, not example.com, recent app',
+    filters: { properties: { type: 'AND', values: [ref(paying), ref(olderOrExample, true), person('app_version', '1.5.0', 'semver_gt')] } },
+  });
+  const negatedLeaves = await createCohort({
+    name: 'not beta and not free',
+    filters: { properties: { type: 'AND', values: [person('beta', ['true'], 'exact', true), person('plan', 'free', 'exact', true)] } },
+  });
+  const staticCohort = await createCohort({ name: 'hand-picked', is_static: true });
+  const ids = Array.from({ length: PEOPLE }, (_, i) => `person-${i}`).filter((_, i) => inStaticCohort(i));
+  expect(
+    (
+      await app.request(`/api/projects/${world.project.id}/cohorts/${staticCohort}/persons/`, {
+        method: 'POST',
+        key: world.owner.key,
+        body: { distinct_ids: ids },
+      })
+    ).body.count,
+  ).toBe(ids.length);
+  const staticOrFree = await createCohort({
+    name: 'hand-picked or free',
+    filters: { properties: { type: 'OR', values: [ref(staticCohort), person('plan', 'free', 'exact')] } },
+  });
+  const cohort = (value: number, operator?: string) => ({ key: 'id', type: 'cohort', value, ...(operator ? { operator } : {}) });
+  return [
+    { key: 'cohort-in', filters: { groups: [{ properties: [cohort(paying)], rollout_percentage: 70 }] } },
+    { key: 'cohort-not-in', filters: { groups: [{ properties: [cohort(olderOrExample, 'not_in')] }] } },
+    {
+      key: 'cohort-nested',
+      filters: {
+        groups: [
+          { properties: [cohort(nested, 'in')] },
+          { properties: [cohort(negatedLeaves), person('age', '30', 'lt')], rollout_percentage: 80 },
+        ],
+        multivariate: {
+          variants: [
+            { key: 'x', rollout_percentage: 50 },
+            { key: 'y', rollout_percentage: 50 },
+          ],
+        },
+      },
+    },
+    {
+      key: 'cohort-negated',
+      filters: { groups: [{ properties: [cohort(negatedLeaves, 'not_in'), cohort(String(olderOrExample) as unknown as number)] }] },
+    },
+    { key: 'cohort-static', filters: { groups: [{ properties: [cohort(staticCohort)] }] } },
+    { key: 'cohort-static-nested', filters: { groups: [{ properties: [cohort(staticOrFree)] }] } },
+  ];
+}
+
 beforeAll(async () => {
   app = await startTestApp();
   world = await app.factories.world();
+  const batch = Array.from({ length: PEOPLE }, (_, i) => ({
+    event: 'seen',
+    distinct_id: `person-${i}`,
+    properties: { $set: personProperties(i) },
+  }));
+  expect((await capture(app, '/batch/', { api_key: world.project.apiToken, batch })).status).toBe(200);
+  FLAGS.push(...(await cohortFlags()));
   for (const flag of FLAGS) {
     const res = await app.request(`/api/projects/${world.project.id}/feature_flags/`, { method: 'POST', key: world.owner.key, body: flag });
     expect({ key: flag.key, status: res.status, body: res.status === 201 ? null : res.body }).toEqual({
@@ -96,12 +193,6 @@ beforeAll(async () => {
       body: null,
     });
   }
-  const batch = Array.from({ length: PEOPLE }, (_, i) => ({
-    event: 'seen',
-    distinct_id: `person-${i}`,
-    properties: { $set: personProperties(i) },
-  }));
-  expect((await capture(app, '/batch/', { api_key: world.project.apiToken, batch })).status).toBe(200);
   client = new PostHog(world.project.apiToken, {
     host: app.baseUrl,
     personalApiKey: world.owner.key,
@@ -118,6 +209,8 @@ afterAll(async () => {
 
 it('agrees with posthog-node on every flag for every stored person', async () => {
   let compared = 0;
+  const undecided = new Set<string>();
+  const seen = new Map<string, Set<string>>();
   const disagreements: unknown[] = [];
   for (let i = 0; i < PEOPLE; i++) {
     const distinctId = `person-${i}`;
@@ -126,19 +219,33 @@ it('agrees with posthog-node on every flag for every stored person', async () =>
     });
     expect(res.status).toBe(200);
     for (const { key } of FLAGS) {
+      seen.set(key, (seen.get(key) ?? new Set()).add(String(res.body[key].value)));
       const sdk = await client.getFeatureFlag(key, distinctId, {
         onlyEvaluateLocally: true,
         sendFeatureFlagEvents: false,
         personProperties: personProperties(i) as Record<string, string>,
       });
-      if (sdk === undefined) continue;
+      if (sdk === undefined) {
+        undecided.add(key);
+        continue;
+      }
       compared++;
       if (sdk !== res.body[key].value) disagreements.push({ distinctId, key, sdk, server: res.body[key] });
     }
   }
   expect(disagreements).toEqual([]);
-  // Every flag here is locally decidable for every person: a silent "undefined" would hide a broken payload.
-  expect(compared).toBe(PEOPLE * FLAGS.length);
+  // Every flag here is locally decidable for every person, except those on a static cohort (which
+  // the SDK must ask the server about): a silent "undefined" would hide a broken payload.
+  expect([...undecided].sort()).toEqual(STATIC_FLAGS);
+  expect(compared).toBe(PEOPLE * (FLAGS.length - STATIC_FLAGS.length));
+  // The cohort flags are not trivially constant, and the server decides the static ones.
+  for (const { key } of FLAGS.filter((flag) => flag.key.startsWith('cohort-')))
+    expect({ key, values: seen.get(key)!.size > 1 }).toEqual({ key, values: true });
+  const server = await app.request(`/api/projects/${world.project.id}/feature_flags/evaluation_reasons?distinct_id=person-7`, {
+    key: world.owner.key,
+  });
+  expect(server.body['cohort-static'].value).toBe(true);
+  expect(server.body['cohort-static-nested'].value).toBe(true);
 });
 
 it('sees the values spread as the percentages say', async () => {

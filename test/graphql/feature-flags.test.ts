@@ -2,7 +2,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
 
 /**
- * The flag model over GraphQL: queries, mutations, `me`, and decision 3's error shape
+ * The flag model over GraphQL: queries, mutations, `me`, and docs/README.md decision 3's error shape
  * (message = REST detail; extensions code/type/reason/attr; HTTP 200 for execution errors).
  */
 
@@ -165,7 +165,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('anonymous access (decision 13)', () => {
+describe('anonymous access (docs/README.md decision 13)', () => {
   it('answers introspection and __typename without a key', async () => {
     const introspection = await app.graphql('{ __schema { queryType { name } mutationType { name } } }', undefined, null);
     expect(introspection.status).toBe(200);
@@ -405,7 +405,7 @@ describe('createFeatureFlag', () => {
       performedRollback: null,
       canEdit: true,
       tags: [],
-      // Decision 12's usage dashboard: an id once dashboards are generated on create.
+      // docs/README.md decision 12's usage dashboard: an id once dashboards are generated on create.
       usageDashboard: rest.usageDashboard,
       analyticsDashboards: [],
       hasEnrichedAnalytics: false,

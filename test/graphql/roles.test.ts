@@ -4,8 +4,8 @@ import type { Member, World } from '../helpers/factories';
 import { flagPaths, orgPaths, roleSteps } from '../helpers/roles';
 
 /**
- * Roles, memberships, resource access and flag role access over GraphQL (decision 13): the same
- * rules as REST (rest-flags.md §5), errors as decision 3 (message = REST detail; extensions
+ * Roles, memberships, resource access and flag role access over GraphQL (docs/README.md decision 13): the same
+ * rules as REST (docs/rest-api.md §5), errors as docs/README.md decision 3 (message = REST detail; extensions
  * code/type/reason/attr, attr with the REST field names).
  */
 

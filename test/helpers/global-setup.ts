@@ -6,7 +6,6 @@ import { adminUrl, withDatabase } from './databases';
 import { execute, migrateDatabase } from './sql-admin';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __EMBEDDED_TEST_DATABASE__: EmbeddedDatabase | undefined;
 }
 

@@ -2,7 +2,7 @@ import type { Organization } from '../../src/modules/organization/organization.e
 import type { User } from '../../src/modules/user/user.entity';
 import type { TestApp } from './test-app';
 
-/** Shared by the roles and role-access suites: error bodies, paths and small REST steps (rest-flags.md §5). */
+/** Shared by the roles and role-access suites: error bodies, paths and small REST steps (docs/rest-api.md §5). */
 
 export const err = (type: string, code: string, detail: string, attr: string | null = null) => ({ type, code, detail, attr });
 export const forbidden = (detail: string) => err('authentication_error', 'permission_denied', detail);
@@ -19,7 +19,7 @@ export const methodNotAllowed = (method: string) => err('invalid_request', 'meth
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-/** The REST user shape (rest-flags.md §3.1). */
+/** The REST user shape (docs/rest-api.md §3.1). */
 export const restUser = (user: User) => ({
   id: user.id,
   uuid: user.uuid,

@@ -8,6 +8,7 @@ import { createApp } from '../../src/app';
 import { RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '../../src/config';
 import { createTestDatabase } from './databases';
 import { Factories } from './factories';
+import { contractProblem } from './openapi-contract';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -22,6 +23,8 @@ export interface RequestOptions {
   /** JSON-encoded unless a string (sent as is) */
   body?: unknown;
   headers?: Record<string, string>;
+  /** false: do not check this answer against the OpenAPI document (see TestAppOptions.checkContract). */
+  checkContract?: boolean;
 }
 
 export interface TestApp {
@@ -49,8 +52,15 @@ export interface TestAppOptions {
   /** Merged over GENEROUS_RATE_LIMITS; a test of the limits sets small ones. */
   rateLimit?: Partial<RateLimitConfig>;
   corsOrigins?: string[];
+  /** GET /metrics's bearer token; default none (this host only), whatever METRICS_TOKEN says. */
+  metricsToken?: string;
   logger?: Logger;
   statementTimeoutMs?: number;
+  /**
+   * Check every answer to a documented operation against the OpenAPI document (openapi-contract.ts);
+   * default on. Off only for a test that means to break the contract.
+   */
+  checkContract?: boolean;
 }
 
 /**
@@ -71,6 +81,7 @@ export const isKeyLookup = (sql: string) => /from personal_api_key k join app_us
 
 /** The real app on a port-0 HTTP server, over this file's own database. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const appOptions = options;
   const database = await createTestDatabase();
   const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4, statementTimeoutMs: options.statementTimeoutMs }));
   const { app, stop } = await createApp({
@@ -80,6 +91,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     changesUrl: process.env.TEST_TEMPLATE_URL ? database.url : undefined,
     rateLimit: { ...GENEROUS_RATE_LIMITS, ...options.rateLimit },
     corsOrigins: options.corsOrigins ?? [],
+    metricsToken: options.metricsToken ?? '',
   });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -109,6 +121,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       parsed = text ? JSON.parse(text) : null;
     } catch {
       // not JSON: keep the text
+    }
+    if (options.checkContract !== false && appOptions.checkContract !== false) {
+      const problem = await contractProblem(
+        options.method ?? 'GET',
+        path,
+        response.status,
+        response.headers.get('content-type'),
+        text,
+        parsed,
+      );
+      if (problem) throw new Error(problem);
     }
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }

@@ -23,7 +23,7 @@ const event = (name = 'x', distinctId = uniqueId(), extra: Record<string, unknow
 });
 const countOf = async (query: string) => (await read.events(query)).count as number;
 
-describe('capture endpoints (ingestion.md §8, 1–3)', () => {
+describe('capture endpoints (docs/ingestion.md §1; acceptance 1–3)', () => {
   it('stores a /batch/ envelope and answers exactly {"status": 1}', async () => {
     const d = uniqueId();
     const res = await capture(app, '/batch/', { api_key: T, batch: [event('one', d), event('two', d)] });

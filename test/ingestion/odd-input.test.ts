@@ -59,11 +59,13 @@ const ODD: Array<[string, (d: string) => unknown]> = [
       { event: '$identify', distinct_id: d, properties: { $anon_distinct_id: d } },
     ],
   ],
+
   [
     'huge numbers and deep-ish nesting',
     (d) => ({
       event: 'x',
       distinct_id: d,
+      // eslint-disable-next-line no-loss-of-precision -- a number beyond double precision is the point
       properties: { n: 1e308, big: 123456789012345678901234567890, deep: JSON.parse('['.repeat(500) + ']'.repeat(500)) },
     }),
   ],

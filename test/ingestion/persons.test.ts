@@ -24,7 +24,7 @@ const ev = (distinctId: string, properties: Record<string, unknown> = {}, event 
   ...extra,
 });
 
-describe('person properties (ingestion.md §3.2; §8, 8 and 10)', () => {
+describe('person properties (docs/ingestion.md §3.2; acceptance 8 and 10)', () => {
   it('applies $set in arrival order across distinct ids (8)', async () => {
     const [u1, u2] = [uniqueId(), uniqueId()];
     await send(ev(u1, { $set: { plan: 'a' } }));
@@ -87,7 +87,7 @@ describe('person properties (ingestion.md §3.2; §8, 8 and 10)', () => {
   });
 });
 
-describe('$identify, $create_alias, $merge_dangerously (§3.3; §8, 11–13)', () => {
+describe('$identify, $create_alias, $merge_dangerously (§3.3; acceptance 11–13)', () => {
   it('merges the anonymous person into the identified one (11)', async () => {
     const [anon, user] = [uniqueId('anon'), uniqueId('user')];
     await send(ev(anon, { $set: { x: 'anon', y: 1 } }));
@@ -173,7 +173,7 @@ describe('$identify, $create_alias, $merge_dangerously (§3.3; §8, 11–13)', (
   });
 });
 
-describe('personless events and concurrency (§3.4, §5; §8, 14 and 17)', () => {
+describe('personless events and concurrency (§3.4, §5; acceptance 14 and 17)', () => {
   it('stores a personless event with no person (14)', async () => {
     const ghost = uniqueId('ghost');
     await send(ev(ghost, { $process_person_profile: false, $set: { a: 1 } }));

@@ -14,9 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-// ingestion.md §8, 20, with the real client (gzip, /batch/, flushes of 3, shutdown). Item 20 builds
+// Ingestion acceptance 20 (docs/ingestion.md), with the real client (gzip, /batch/, flushes of 3, shutdown). Item 20 builds
 // the client without a secret key, and then posthog-node's getFeatureFlag asks POST /flags, which
-// evaluation.md puts out of scope. With the project's secret token it polls /flags/definitions and
+// is remote evaluation (docs/remote-evaluation.md). With the project's secret token it polls /flags/definitions and
 // decides locally, which is what this service serves: the one deviation from the item as written.
 it('stores what the real posthog-node sends: persons, groups, exposures (20)', async () => {
   const flag = await app.request(`${read.base}/feature_flags/`, {

@@ -1,4 +1,3 @@
-import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture, reader, uniqueId } from './capture-helpers';
 
@@ -18,7 +17,7 @@ async function freshProject() {
   return { world, send, read: reader(app, world) };
 }
 
-describe('groups (ingestion.md §4; §8, 15–16)', () => {
+describe('groups (docs/ingestion.md §4; acceptance 15–16)', () => {
   it('registers types in order of first appearance, at most five (15)', async () => {
     const { send, read } = await freshProject();
     const d = uniqueId();
@@ -89,7 +88,7 @@ describe('groups (ingestion.md §4; §8, 15–16)', () => {
   });
 });
 
-describe('read endpoints (§6; §8, 19)', () => {
+describe('read endpoints (§6; acceptance 19)', () => {
   it('checks scopes, requires group_type_index and paginates (19)', async () => {
     const { world, send, read } = await freshProject();
     const d = uniqueId();

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
 
-// ingestion.md §1.3: with the database down, capture answers 503 (SDKs retry it), never 500.
+// docs/ingestion.md §1.3: with the database down, capture answers 503 (SDKs retry it), never 500.
 it('answers 503 when the database cannot be reached', async () => {
   const config = ormConfig('postgresql://postgres@127.0.0.1:1/none', { poolSize: 1 });
   const orm = await MikroORM.init({ ...config, connect: false, pool: { ...config.pool, acquireTimeoutMillis: 2000 } });

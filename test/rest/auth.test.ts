@@ -2,7 +2,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 
-/** rest-flags.md §2 (credentials, 401 bodies, access, scopes) and §1.3's order, over the flag routes. */
+/** docs/rest-api.md §2 (credentials, 401 bodies, access, scopes) and §1.3's order, over the flag routes. */
 
 let app: TestApp;
 let world: World;

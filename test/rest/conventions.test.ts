@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { World } from '../helpers/factories';
 
-/** rest-flags.md §1: paths, encoding, errors and the pagination envelope, through HTTP. */
+/** docs/rest-api.md §1: paths, encoding, errors and the pagination envelope, through HTTP. */
 
 let app: TestApp;
 let world: World;
@@ -43,7 +43,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('pagination (decision 5, §1.5)', () => {
+describe('pagination (docs/README.md decision 5, §1.5)', () => {
   it('pages newest first with absolute next/previous URLs (acceptance 7)', async () => {
     const first = await list('?limit=1');
     expect(first.status).toBe(200);

@@ -66,7 +66,8 @@ describe('creating a flag', () => {
       performed_rollback: null,
       can_edit: true,
       tags: [],
-      usage_dashboard: null,
+      // docs/README.md decision 12: the generated usage dashboard (test/rest/dashboards.test.ts reads it).
+      usage_dashboard: expect.any(Number),
       analytics_dashboards: [],
       has_enriched_analytics: false,
       version: 1,

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
 
-/** rest-flags.md §3.5: the flag list, its order, count and filters (acceptance 31, 33). */
+/** docs/rest-api.md §3.5: the flag list, its order, count and filters (acceptance 31, 33). */
 
 let app: TestApp;
 let world: World;

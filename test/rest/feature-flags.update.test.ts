@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
 
-/** rest-flags.md §3.6–§3.9: PATCH, PUT, soft delete and restore, the refused DELETE, versions. */
+/** docs/rest-api.md §3.6–§3.9: PATCH, PUT, soft delete and restore, the refused DELETE, versions. */
 
 let app: TestApp;
 let world: World;

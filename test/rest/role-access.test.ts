@@ -16,7 +16,7 @@ import {
 } from '../helpers/roles';
 
 /**
- * rest-flags.md §5.4: a flag's role-access records under `/feature_flags/:id/role_access`, and
+ * docs/rest-api.md §5.4: a flag's role-access records under `/feature_flags/:id/role_access`, and
  * acceptance items 48–51. The organization's flag access level is 21 throughout (set by an admin
  * after creating Engineering and Marketing), so the records matter.
  */

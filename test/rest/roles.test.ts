@@ -20,8 +20,8 @@ import {
 } from '../helpers/roles';
 
 /**
- * rest-flags.md §5.1–§5.3 over REST: roles, memberships and the organization's resource access;
- * who may read and write them (§5, §2.3, §2.4) and acceptance item 47. Roles are always on (decision 8).
+ * docs/rest-api.md §5.1–§5.3 over REST: roles, memberships and the organization's resource access;
+ * who may read and write them (§5, §2.3, §2.4) and acceptance item 47. Roles are always on (docs/README.md decision 8).
  */
 
 let app: TestApp;

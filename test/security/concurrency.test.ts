@@ -113,7 +113,7 @@ describe('one new flag key, many creators (§3.2)', () => {
   });
 });
 
-describe('ingestion: one new distinct id from many requests (ingestion.md §5)', () => {
+describe('ingestion: one new distinct id from many requests (docs/ingestion.md §5)', () => {
   it('makes exactly one person for 30 concurrent /batch/ requests, keeping every event', async () => {
     const distinctId = unique('new-person');
     const uuids = Array.from({ length: 30 }, () => randomUUID());

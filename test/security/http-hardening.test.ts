@@ -134,12 +134,13 @@ describe('security headers', () => {
     }
   });
 
-  it('leave the GraphQL landing page without a CSP (it loads Apollo Sandbox from Apollo’s CDN), other headers kept', async () => {
+  it('give the GraphiQL page a policy of its own that allows only this origin, other headers kept', async () => {
     const res = await app.request('/graphql', { headers: { accept: 'text/html' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(res.text).toContain('<script');
-    expect(res.headers.get('content-security-policy')).toBeNull();
+    expect(res.text).toContain('<script src="/graphql/assets/');
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('content-security-policy')).not.toMatch(/https?:|unsafe/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 

@@ -1,7 +1,7 @@
 import type { World } from '../helpers/factories';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
 
-/** rest-flags.md §1.6 (acceptance 8), decision 14, and our bucket for failed credentials per address. */
+/** docs/rest-api.md §1.6 (acceptance 8), docs/README.md decision 14, and our bucket for failed credentials per address. */
 
 const LIMITS = { burstPerMinute: 5, sustainedPerHour: 8, localEvaluationPerMinute: 7, badCredentialsPerMinute: 3 };
 

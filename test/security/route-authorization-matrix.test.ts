@@ -22,7 +22,7 @@ import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-ap
 /**
  * Who may call what, generated from the route table and the GraphQL schema: every REST row
  * (ids filled from fixtures) and every Query/Mutation field, for each kind of caller below, must
- * answer what rest-flags.md §1.3 and §2 say (401 bodies by credential source, 403 details of
+ * answer what docs/rest-api.md §1.3 and §2 say (401 bodies by credential source, 403 details of
  * §2.3/§2.4, 404 for objects of other projects), and no answer to a caller outside organization O
  * may carry project P's data. A new row or field fails "covers …" until it is placed here.
  */
@@ -65,7 +65,7 @@ const NO_PROJECT_ACCESS = forbidden("You don't have access to the project.");
 const PROJECTS_ONLY = forbidden('API keys with scoped projects are only supported on project-based endpoints.');
 const BROADER_KEY = forbidden('API key cannot create a key with more access than its own.');
 /** The scope the "missing the scope" key has: one no row needs. */
-const UNRELATED_SCOPE = 'dashboard:read';
+const UNRELATED_SCOPE = 'project:read';
 
 type Auth = { kind: 'project' | 'organization'; scope: string } | { kind: 'local evaluation' } | { kind: 'own keys' };
 
@@ -95,6 +95,8 @@ const WITHOUT_EDIT_RIGHTS: Record<string, Outcome> = {
   'PATCH /api/projects/:project_id/feature_flags/:id': { status: 403, body: CANNOT_EDIT_FLAG },
   'PUT /api/projects/:project_id/feature_flags/:id': { status: 403, body: CANNOT_EDIT_FLAG },
   'DELETE /api/projects/:project_id/feature_flags/:id': { status: 405, body: null },
+  'POST /api/projects/:project_id/feature_flags/:id/dashboard': { status: 403, body: CANNOT_EDIT_FLAG },
+  'POST /api/projects/:project_id/feature_flags/:id/enrich_usage_dashboard': { status: 403, body: CANNOT_EDIT_FLAG },
   'POST /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access': { status: 403, body: CANNOT_EDIT_ROLES },
   'DELETE /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': { status: 403, body: CANNOT_EDIT_ROLES },
   'PATCH /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id': {
@@ -108,6 +110,15 @@ const WITHOUT_EDIT_RIGHTS: Record<string, Outcome> = {
   'POST /api/projects/:project_id/experiments': { status: 201 }, // with a new flag, which the caller then created
   'PATCH /api/projects/:project_id/experiments/:id': { status: 200 }, // a draft's description: the flag is not written
   'DELETE /api/projects/:project_id/experiments/:id': { status: 403, body: CANNOT_EDIT_FLAG }, // soft-deletes the flag
+  // The fixture experiment is a draft without secondary metrics: reading its results is allowed, and refused as such.
+  'GET /api/projects/:project_id/experiments/:id/results': {
+    status: 400,
+    body: err('validation_error', 'invalid', 'Experiment has not started yet'),
+  },
+  'GET /api/projects/:project_id/experiments/:id/secondary_results': {
+    status: 400,
+    body: err('validation_error', 'invalid', 'Experiment has no secondary metrics'),
+  },
   'POST /api/organizations/:organization_id/roles': { status: 403, body: NEED_ADMIN },
   'PATCH /api/organizations/:organization_id/roles/:role_id': { status: 403, body: NEED_ADMIN },
   'PUT /api/organizations/:organization_id/roles/:role_id': { status: 403, body: NEED_ADMIN },
@@ -119,6 +130,11 @@ const WITHOUT_EDIT_RIGHTS: Record<string, Outcome> = {
   'PUT /api/organizations/:organization_id/resource_access/:id': { status: 403, body: NEED_ADMIN },
   'DELETE /api/organizations/:organization_id/resource_access/:id': { status: 403, body: NEED_ADMIN },
   'POST /api/personal_api_keys': { status: 201 },
+  // Cohorts need only the cohort scopes and membership (no role rules); a cohort is never hard-deleted.
+  'POST /api/projects/:project_id/cohorts': { status: 201 },
+  'PATCH /api/projects/:project_id/cohorts/:id': { status: 200 },
+  'DELETE /api/projects/:project_id/cohorts/:id': { status: 405, body: null },
+  'POST /api/projects/:project_id/cohorts/:id/persons': { status: 200 },
   // The id is the owner's key: other users' keys are invisible.
   'GET /api/personal_api_keys/:id': { status: 404, body: NOT_FOUND },
   'DELETE /api/personal_api_keys/:id': { status: 404, body: NOT_FOUND },
@@ -169,12 +185,15 @@ interface Fixtures {
   project: World['project'];
   project2Id: number;
   flag: { id: number; key: string };
+  /** The flag's usage dashboard. */
+  dashboardId: number;
   roleId: string;
   otherRoleId: string;
   membershipId: string;
   roleAccessId: number;
   resourceAccessId: number;
   experimentId: number;
+  cohortId: number;
   personId: string;
   ownerKeyId: number;
   /** Text only P's answers contain: keys, names, tokens, e-mails. */
@@ -243,6 +262,7 @@ beforeAll(async () => {
   });
   if (captured.status !== 200) throw new Error(`capture: ${captured.status} ${await captured.text()}`);
   const persons = await ok(app.request(`${base}/persons/?distinct_id=${distinctId}`, { key }), 200, 'persons');
+  const cohort = await post(`${base}/cohorts/`, { name: unique('matrix-cohort'), is_static: true });
   const [{ id: ownerKeyId }] = await app.factories.sql('select id from personal_api_key where user_id = ?', [owner.user.id]);
 
   // The callers.
@@ -262,12 +282,14 @@ beforeAll(async () => {
     project,
     project2Id: project2.id,
     flag,
+    dashboardId: flag.usage_dashboard,
     roleId: role.id,
     otherRoleId: otherRole.id,
     membershipId: membership.id,
     roleAccessId: roleAccess.id,
     resourceAccessId: resourceAccess.id,
     experimentId: experiment.id,
+    cohortId: cohort.id,
     personId: String(persons.results[0].id),
     ownerKeyId: Number(ownerKeyId),
     markers: [
@@ -277,6 +299,7 @@ beforeAll(async () => {
       otherRole.name,
       experiment.name,
       experiment.feature_flag_key,
+      cohort.name,
       distinctId,
       eventName,
       groupKey,
@@ -323,7 +346,12 @@ function restRequest(caller: Caller, route: Route): { path: string; body?: unkno
   const idOf: Array<[RegExp, string]> = [
     [/role_access\/:id$/, String(fx.roleAccessId)],
     [/feature_flags\/:id$/, String(fx.flag.id)],
+    [/feature_flags\/:id\/activity$/, String(fx.flag.id)],
+    [/feature_flags\/:id\/(dashboard|enrich_usage_dashboard)$/, String(fx.flag.id)],
+    [/dashboards\/:id$/, String(fx.dashboardId)],
     [/experiments\/:id$/, String(fx.experimentId)],
+    [/experiments\/:id\/(results|secondary_results)$/, String(fx.experimentId)],
+    [/cohorts\/:id(\/persons)?$/, String(fx.cohortId)],
     [/role_memberships\/:id$/, fx.membershipId],
     [/resource_access\/:id$/, String(fx.resourceAccessId)],
     [/persons\/:id$/, fx.personId],
@@ -352,6 +380,9 @@ function restRequest(caller: Caller, route: Route): { path: string; body?: unkno
       filters: EXPERIMENT_FILTERS,
     },
     'PATCH /api/projects/:project_id/experiments/:id': { description: 'edited' },
+    'POST /api/projects/:project_id/cohorts': { name: 'matrix', is_static: true },
+    'PATCH /api/projects/:project_id/cohorts/:id': { description: 'edited' },
+    'POST /api/projects/:project_id/cohorts/:id/persons': { distinct_ids: ['matrix'] },
     'POST /api/organizations/:organization_id/roles': { name: unique('matrix-new-role') },
     'PATCH /api/organizations/:organization_id/roles/:role_id': { name: unique('matrix-renamed') },
     'PUT /api/organizations/:organization_id/roles/:role_id': { name: unique('matrix-renamed') },
@@ -416,6 +447,12 @@ const TWINS: Record<string, string> = {
   featureFlagEvaluations: 'GET /api/projects/:project_id/feature_flags/evaluation_reasons',
   myFeatureFlags: 'GET /api/projects/:project_id/feature_flags/my_flags',
   featureFlagBlastRadius: 'POST /api/projects/:project_id/feature_flags/user_blast_radius',
+  activity: 'GET /api/projects/:project_id/feature_flags/activity',
+  featureFlagActivity: 'GET /api/projects/:project_id/feature_flags/:id/activity',
+  dashboards: 'GET /api/projects/:project_id/dashboards',
+  dashboard: 'GET /api/projects/:project_id/dashboards/:id',
+  generateFeatureFlagUsageDashboard: 'POST /api/projects/:project_id/feature_flags/:id/dashboard',
+  enrichFeatureFlagUsageDashboard: 'POST /api/projects/:project_id/feature_flags/:id/enrich_usage_dashboard',
   featureFlagRoleAccesses: 'GET /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access',
   featureFlagRoleAccess: 'GET /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access/:id',
   grantFeatureFlagRoleAccess: 'POST /api/projects/:project_id/feature_flags/:parent_lookup_feature_flag_id/role_access',
@@ -425,6 +462,7 @@ const TWINS: Record<string, string> = {
   createExperiment: 'POST /api/projects/:project_id/experiments',
   updateExperiment: 'PATCH /api/projects/:project_id/experiments/:id',
   deleteExperiment: 'DELETE /api/projects/:project_id/experiments/:id',
+  experimentRequiresFlagImplementation: 'GET /api/projects/:project_id/experiments/requires_flag_implementation',
   roles: 'GET /api/organizations/:organization_id/roles',
   role: 'GET /api/organizations/:organization_id/roles/:role_id',
   createRole: 'POST /api/organizations/:organization_id/roles',
@@ -451,6 +489,11 @@ const TWINS: Record<string, string> = {
   personalApiKey: 'GET /api/personal_api_keys/:id',
   createPersonalApiKey: 'POST /api/personal_api_keys',
   revokePersonalApiKey: 'DELETE /api/personal_api_keys/:id',
+  cohorts: 'GET /api/projects/:project_id/cohorts',
+  cohort: 'GET /api/projects/:project_id/cohorts/:id',
+  createCohort: 'POST /api/projects/:project_id/cohorts',
+  updateCohort: 'PATCH /api/projects/:project_id/cohorts/:id',
+  addCohortMembers: 'POST /api/projects/:project_id/cohorts/:id/persons',
   me: 'any key',
 };
 
@@ -472,6 +515,9 @@ function graphqlInput(field: string): Record<string, unknown> {
     updateResourceAccess: { accessLevel: 21 },
     replaceResourceAccess: { resource: 'feature flags', accessLevel: 21 },
     createPersonalApiKey: { label: 'matrix', scopes: ['*'] },
+    createCohort: { name: 'matrix', isStatic: true },
+    updateCohort: { description: 'edited' },
+    addCohortMembers: { distinctIds: ['matrix'] },
   };
   return inputs[field] ?? {};
 }
@@ -480,13 +526,16 @@ function graphqlInput(field: string): Record<string, unknown> {
 function graphqlId(field: string): string | number {
   const ids: Array<[RegExp, string | number]> = [
     [/^(featureFlagRoleAccess|revokeFeatureFlagRoleAccess)$/, fx.roleAccessId],
-    [/FeatureFlag$|^featureFlag$/, fx.flag.id],
+    [/UsageDashboard$/, fx.flag.id],
+    [/^dashboard$/, fx.dashboardId],
+    [/FeatureFlag$|^featureFlag(Activity)?$/, fx.flag.id],
     [/xperiment$/, fx.experimentId],
     [/^(roleMembership|removeRoleMember)$/, fx.membershipId],
     [/^(role|updateRole|replaceRole|deleteRole)$/, fx.roleId],
     [/esourceAccess$/, fx.resourceAccessId],
     [/^person$/, fx.personId],
     [/ersonalApiKey$/, fx.ownerKeyId],
+    [/^(cohort|updateCohort|addCohortMembers)$/, fx.cohortId],
   ];
   const found = ids.find(([pattern]) => pattern.test(field));
   if (!found) throw new Error(`no id for ${field}`);

@@ -1,6 +1,6 @@
 import { MemorySlidingWindowStore, type BucketSpec } from '../../src/http/sliding-window';
 
-/** The sliding-window log itself (rest-flags.md §1.6), on a clock the test moves. */
+/** The sliding-window log itself (docs/rest-api.md §1.6), on a clock the test moves. */
 
 let now = 0;
 let store: MemorySlidingWindowStore;

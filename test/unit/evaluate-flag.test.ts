@@ -8,7 +8,7 @@ const GROUP_TYPES: ReadonlyMap<number, string> = new Map([
   [1, 'company'],
 ]);
 
-// Hashes of flag `beta` (evaluation.md §1): user-1 rolls out at 0.3977 (variant 0.1244),
+// Hashes of flag `beta` (docs/evaluation.md §1): user-1 rolls out at 0.3977 (variant 0.1244),
 // user-2 at 0.3824 (variant 0.5828).
 const VARIANTS = {
   variants: [
@@ -36,7 +36,7 @@ const PLAN_PRO = { properties: [person('plan', 'pro')] };
 const COUNTRY_US = { properties: [person('country', 'US')] };
 const ZERO_PERCENT = { properties: [], rollout_percentage: 0 };
 
-describe('bucketHash (evaluation.md §1)', () => {
+describe('bucketHash (docs/evaluation.md §1)', () => {
   it.each([
     ['beta', 'user-1', '', 0.39769672124032274],
     ['beta', 'user-1', 'variant', 0.12439941997421551],
@@ -51,7 +51,7 @@ describe('bucketHash (evaluation.md §1)', () => {
   });
 });
 
-describe('rollout, variants and overrides (evaluation.md §2)', () => {
+describe('rollout, variants and overrides (docs/evaluation.md §2)', () => {
   it('gives "control" for beta/user-1, and "test" with the condition override', () => {
     const condition = { properties: [], rollout_percentage: 50 };
     expect(evaluate({ groups: [condition], multivariate: VARIANTS })).toEqual(result('control', 'condition_match', 0));
@@ -129,7 +129,7 @@ describe('rollout, variants and overrides (evaluation.md §2)', () => {
   });
 });
 
-describe('normalised filters (evaluation.md §3.1)', () => {
+describe('normalised filters (docs/evaluation.md §3.1)', () => {
   it.each([
     ['{}', {}],
     ['null', null],
@@ -159,7 +159,7 @@ describe('normalised filters (evaluation.md §3.1)', () => {
   });
 });
 
-describe('evaluation order (evaluation.md §3.2)', () => {
+describe('evaluation order (docs/evaluation.md §3.2)', () => {
   describe('a group flag without its group is no_group_type with a null index', () => {
     const orgKeyed = { key: 'acme', properties: {} };
     it.each([
@@ -237,7 +237,7 @@ describe('evaluation order (evaluation.md §3.2)', () => {
   });
 });
 
-describe('reasons when nothing matched (evaluation.md §3.3)', () => {
+describe('reasons when nothing matched (docs/evaluation.md §3.3)', () => {
   it.each([
     ['[plan=pro, country=US], neither', [PLAN_PRO, COUNTRY_US], {}, result(false, 'no_condition_match', 1)],
     ['[plan=pro, 0%], plan=free', [PLAN_PRO, ZERO_PERCENT], { plan: 'free' }, result(false, 'out_of_rollout_bound', 1)],
@@ -249,7 +249,7 @@ describe('reasons when nothing matched (evaluation.md §3.3)', () => {
   });
 });
 
-describe('filters and property bags (evaluation.md §4.1, §5.3)', () => {
+describe('filters and property bags (docs/evaluation.md §4.1, §5.3)', () => {
   const ORG = { aggregation_group_type_index: 0 };
   const org = (key: string, properties: Record<string, unknown> = {}) => ({ organization: { key, properties } });
   const groupFilter = (key: string, value: unknown, group_type_index: number) => ({ key, value, type: 'group', group_type_index });

@@ -1,6 +1,6 @@
 import { isPropertyOperator, parseRelativeOrAbsoluteDate, PROPERTY_OPERATORS } from '../../src/evaluation/operators';
 
-describe('property operators (evaluation.md §4.3)', () => {
+describe('property operators (docs/evaluation.md §4.3)', () => {
   it('lists every documented operator once', () => {
     expect([...PROPERTY_OPERATORS].sort()).toEqual(
       [
@@ -52,7 +52,7 @@ describe('property operators (evaluation.md §4.3)', () => {
   });
 });
 
-describe('parseRelativeOrAbsoluteDate (evaluation.md §4.6)', () => {
+describe('parseRelativeOrAbsoluteDate (docs/evaluation.md §4.6)', () => {
   const now = new Date('2024-03-31T12:34:56.789Z');
   const parse = (value: string, at: Date = now) => parseRelativeOrAbsoluteDate(value, at)?.toISOString() ?? null;
 

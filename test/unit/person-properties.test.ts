@@ -18,7 +18,7 @@ function randomUpdate(next: () => number): PropertyUpdate {
   return updateFromProperties({ $set_once: pick(), $set: pick(), $unset: KEYS.filter(() => next() < 0.2) });
 }
 
-describe('person property updates (ingestion.md §3.2)', () => {
+describe('person property updates (docs/ingestion.md §3.2)', () => {
   it('applies $set_once, then $set, then $unset', () => {
     const update = updateFromProperties({ $set_once: { a: 1, b: 1 }, $set: { b: 2, c: 2 }, $unset: ['c'] });
     expect(applyUpdate({ a: 0 }, update)).toEqual({ a: 0, b: 2 });
@@ -43,7 +43,7 @@ describe('person property updates (ingestion.md §3.2)', () => {
   });
 });
 
-describe('illegal distinct ids (ingestion.md §3.3)', () => {
+describe('illegal distinct ids (docs/ingestion.md §3.3)', () => {
   it.each([
     '',
     '  ',
@@ -64,7 +64,7 @@ describe('illegal distinct ids (ingestion.md §3.3)', () => {
   it.each(['user-1', 'NULL', 'nan', '00', 'anon-1'])('%j is legal', (id) => expect(isIllegalDistinctId(id)).toBe(false));
 });
 
-describe('event timestamps (ingestion.md §2.2)', () => {
+describe('event timestamps (docs/ingestion.md §2.2)', () => {
   const now = new Date('2024-06-01T12:00:00.000Z');
   it.each([
     ['2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000Z'],

@@ -14,7 +14,7 @@ function match(operator: string | undefined, value: unknown, bag: PropertyBag, n
 const matchValue = (operator: string | undefined, value: unknown, actual: unknown, now: Date = NOW) =>
   match(operator, value, { k: actual }, now);
 
-describe('str (evaluation.md §4.2)', () => {
+describe('str (docs/evaluation.md §4.2)', () => {
   it.each([
     ['abc', 'abc'],
     ['', ''],
@@ -29,7 +29,7 @@ describe('str (evaluation.md §4.2)', () => {
   });
 });
 
-describe('numeric (evaluation.md §4.5)', () => {
+describe('numeric (docs/evaluation.md §4.5)', () => {
   it.each([
     [5, 5],
     [-1.5, -1.5],
@@ -55,7 +55,7 @@ describe('numeric (evaluation.md §4.5)', () => {
   });
 });
 
-describe('operators (evaluation.md §4.3)', () => {
+describe('operators (docs/evaluation.md §4.3)', () => {
   // A filter value that is valid for each operator, so that only the absent key decides.
   it.each([
     ['exact', 'x', false],
@@ -170,7 +170,7 @@ describe('operators (evaluation.md §4.3)', () => {
   });
 });
 
-describe('exact and is_not with the key present (evaluation.md §4.4)', () => {
+describe('exact and is_not with the key present (docs/evaluation.md §4.4)', () => {
   describe('boolean-like filter values compare truthiness', () => {
     it.each([
       [true, true, true],
@@ -239,7 +239,7 @@ describe('exact and is_not with the key present (evaluation.md §4.4)', () => {
   });
 });
 
-describe('numeric comparisons (evaluation.md §4.5)', () => {
+describe('numeric comparisons (docs/evaluation.md §4.5)', () => {
   it.each([
     ['gt', 1, '23', true],
     ['lt', '43', 42, true],
@@ -264,7 +264,7 @@ describe('numeric comparisons (evaluation.md §4.5)', () => {
   });
 });
 
-describe('dates (evaluation.md §4.6)', () => {
+describe('dates (docs/evaluation.md §4.6)', () => {
   describe('against an absolute filter date', () => {
     it.each([
       // the property side as unix seconds, number or numeric string, fractions allowed
@@ -329,7 +329,7 @@ describe('dates (evaluation.md §4.6)', () => {
   });
 });
 
-describe('regex (evaluation.md §4.7)', () => {
+describe('regex (docs/evaluation.md §4.7)', () => {
   it.each([
     ['regex', 'ro', 'pro', true],
     ['regex', '^pro$', 'pro', true],
@@ -364,7 +364,7 @@ describe('regex (evaluation.md §4.7)', () => {
   });
 });
 
-describe('semver (evaluation.md §4.8)', () => {
+describe('semver (docs/evaluation.md §4.8)', () => {
   describe('parseVersion', () => {
     it.each([
       ['1.2.3', [1, 2, 3]],

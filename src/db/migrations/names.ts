@@ -8,4 +8,8 @@ export const migrationNames = [
   'Migration20261121115220Experiments',
   'Migration20261121115530Ingestion',
   'Migration20261123160000DefinitionsNotify',
+  'Migration20261123190100Activity',
+  'Migration20261123190300Cohorts',
+  'Migration20261123190200Dashboards',
+  'Migration20261123190400ExperimentResults',
 ] as const;

@@ -1,15 +1,21 @@
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { DateTimeScalar, JSONObjectScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
 import { User } from '../user/user.entity';
 
 /**
- * A project's dashboard. Flags link to dashboards through `analytics_dashboards`; the generated
- * usage dashboards and their tiles arrive with the usage-dashboard capability.
+ * A project's dashboard: a name, filters that apply to every tile (`date_from`), and tiles
+ * (dashboard-tile.entity.ts). Every flag gets a generated usage dashboard (usage-dashboard.ts);
+ * flags link to others through `analytics_dashboards`. Tiles and `createdBy` live on the resolver.
  */
+@ObjectType({ description: 'A dashboard: tiles, each an insight whose result is computed from stored events on every read.' })
 @Entity({ tableName: 'dashboard' })
+@Index({ properties: ['project', 'createdAt'] })
 export class Dashboard {
   [OptionalProps]?: 'id' | 'description' | 'filters' | 'tags' | 'createdAt' | 'createdBy';
 
+  @Field(() => Int)
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -17,18 +23,23 @@ export class Dashboard {
   @ManyToOne(() => Project, { deleteRule: 'cascade' })
   project!: Project;
 
+  @Field(() => String)
   @Property({ type: 'text' })
   name!: string;
 
+  @Field(() => String)
   @Property({ type: 'text' })
   description: string = '';
 
+  @Field(() => JSONObjectScalar, { description: 'Filters applied to every tile; `date_from` (e.g. `-30d`) sets the date range.' })
   @Property({ type: 'jsonb' })
   filters: Record<string, unknown> = {};
 
+  @Field(() => [String])
   @Property({ type: 'text[]' })
   tags: string[] = [];
 
+  @Field(() => DateTimeScalar)
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 

@@ -1,7 +1,7 @@
 import { GraphQLScalarType } from 'graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 
-/** Event times as ingestion.md §2.2 prints them: `YYYY-MM-DDTHH:MM:SS.sssZ`. */
+/** Event times as docs/ingestion.md §2.2 prints them: `YYYY-MM-DDTHH:MM:SS.sssZ`. */
 export const EventTimestampScalar = new GraphQLScalarType<Date, string>({
   ...DateTimeScalar.toConfig(),
   name: 'EventTimestamp',

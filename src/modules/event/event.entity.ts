@@ -5,7 +5,7 @@ import { Project } from '../project/project.entity';
 import { EventTimestampScalar } from './event-timestamp.scalar';
 
 /**
- * A captured event (ingestion.md §2). The indexes serve the reads later capabilities make:
+ * A captured event (docs/ingestion.md §2). The indexes serve the reads later capabilities make:
  * metrics by event name and time, the newest-first list, one distinct id's or person's events,
  * and `$feature_flag_called` exposures by flag and response (experiments, usage dashboards).
  */
@@ -19,7 +19,7 @@ import { EventTimestampScalar } from './event-timestamp.scalar';
   name: 'event_project_id_timestamp_id_index',
   expression: 'create index "event_project_id_timestamp_id_index" on "event" ("project_id", "timestamp" desc, "id" desc)',
 })
-// SPEC-GAP: ingestion.md §7 names (project, flag, timestamp); the issue asks for the response too.
+// SPEC-GAP: docs/ingestion.md §7 names (project, flag, timestamp); the issue asks for the response too.
 // The flag and its response lead, so exposures of one flag (or one variant) over a time range are one index range.
 @Index({
   name: 'event_feature_flag_called_index',

@@ -15,7 +15,7 @@ function time(value: string | null | undefined, attr: 'after' | 'before'): Date 
   return date;
 }
 
-/** Reads of events (ingestion.md §6): newest first, then the newest insert. */
+/** Reads of events (docs/ingestion.md §6): newest first, then the newest insert. */
 export const EventService = {
   async list(ctx: AppContext, projectRef: unknown, args: EventListArgs): Promise<Page<Event>> {
     const { project } = await accessProject(ctx, projectRef, 'query:read');

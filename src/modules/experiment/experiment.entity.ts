@@ -5,7 +5,7 @@ import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { Project } from '../project/project.entity';
 import { User } from '../user/user.entity';
 
-/** An A/B experiment over a multivariate flag (experiments.md §1). Draft: no start date. */
+/** An A/B experiment over a multivariate flag (docs/experiments.md §1). Draft: no start date. */
 @ObjectType()
 @Entity({ tableName: 'experiment' })
 @Index({ properties: ['project', 'createdAt'] })

@@ -11,6 +11,7 @@ import { isPlainObject } from '../../validation/python';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { createFlag, requireFlagEditor, updateFlag, withUniqueKey } from '../feature-flag/feature-flag.service';
 import { Experiment } from './experiment.entity';
+import { experimentSnapshot, logExperimentCreated, logExperimentDeleted, logExperimentUpdated } from '../activity/activity.log';
 import {
   checkDateOrder,
   flagVariants,
@@ -30,7 +31,7 @@ export interface ExperimentListArgs extends PageArgs {
 
 const invalid = (detail: string, attr: string | null) => new ValidationError('invalid', detail, attr);
 
-/** Experiments and their linked flag (experiments.md §1–§5). Flag changes are ordinary flag writes. */
+/** Experiments and their linked flag (docs/experiments.md §1–§5). Flag changes are ordinary flag writes. */
 export const ExperimentService = {
   async list(ctx: AppContext, projectRef: unknown, args: ExperimentListArgs): Promise<Page<Experiment>> {
     const { project } = await accessProject(ctx, projectRef, 'experiment:read');
@@ -74,6 +75,7 @@ export const ExperimentService = {
             createdBy: callerReference(em, access.caller),
           });
           await em.flush();
+          await logExperimentCreated(em, access, experiment);
           return experiment;
         }),
       ),
@@ -105,9 +107,11 @@ export const ExperimentService = {
         if (wasDraft && changes.startDate) flagChanges.active = true;
         if (Object.keys(flagChanges).length > 0) await updateFlag(em, access, flag, flagChanges);
         const { featureFlagKey: _immutable, ...fields } = changes;
+        const before = experimentSnapshot(experiment);
         em.assign(experiment, fields);
         experiment.updatedAt = new Date();
         await em.flush();
+        await logExperimentUpdated(em, access, before, experiment);
         return experiment;
       }),
     );
@@ -122,6 +126,7 @@ export const ExperimentService = {
         const flag = await em.findOneOrFail(FeatureFlag, experiment.featureFlag.id, { lockMode: LockMode.PESSIMISTIC_WRITE });
         await requireFlagEditor(em, access, flag);
         await em.nativeDelete(Experiment, { id: experiment.id });
+        await logExperimentDeleted(em, access, experiment);
         const stillUsed = await em.count(Experiment, { featureFlag: flag.id });
         if (!stillUsed && !flag.deleted) await updateFlag(em, access, flag, { deleted: true });
         return experiment;

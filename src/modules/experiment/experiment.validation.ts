@@ -25,7 +25,7 @@ const MAX_VARIANTS = 20;
 
 const invalid = (detail: string, attr: string | null) => new ValidationError('invalid', detail, attr);
 
-/** The field parsers answer `invalid_input`; experiments use upstream's `invalid` (experiments.md §2). */
+/** The field parsers answer `invalid_input`; experiments use upstream's `invalid` (docs/experiments.md §2). */
 function asInvalid<T>(parse: () => T): T {
   try {
     return parse();
@@ -36,7 +36,7 @@ function asInvalid<T>(parse: () => T): T {
 }
 
 /**
- * Rows 1–8 and 10–11 of experiments.md §2, in order; the first failure answers. Row 9 (dates
+ * Rows 1–8 and 10–11 of docs/experiments.md §2, in order; the first failure answers. Row 9 (dates
  * after merging with the stored ones) is the service's, as it needs the stored experiment.
  */
 export function validateExperimentInput(input: Record<string, unknown>, mode: 'create' | 'patch'): ExperimentChanges {
@@ -103,7 +103,7 @@ function validateParameters(value: unknown): Record<string, unknown> {
 
 function validateVariants(variants: unknown): void {
   if (!Array.isArray(variants)) throw invalid('Feature flag variants must be a list', 'parameters');
-  // SPEC-GAP: `[]` means the default variants (experiments.md §2), so the count rules skip it.
+  // SPEC-GAP: `[]` means the default variants (docs/experiments.md §2), so the count rules skip it.
   if (variants.length === 0) return;
   if (variants.length > MAX_VARIANTS) throw invalid('Feature flag variants must be less than 21', 'parameters');
   if (variants.length === 1) throw invalid('Feature flag variants must contain at least 2 variants', 'parameters');

@@ -10,7 +10,7 @@ import { DateTimeScalar, JSONScalar } from '../../graphql/scalars';
  */
 @ObjectType()
 @Entity({ tableName: 'feature_flag' })
-// SPEC-GAP: one row per (project, key), deleted or not (rest-flags.md §3.4): a create or re-key
+// SPEC-GAP: one row per (project, key), deleted or not (docs/rest-api.md §3.4): a create or re-key
 // first hard-deletes a soft-deleted holder, so the unique index also settles concurrent creates.
 @Unique({ properties: ['project', 'key'] })
 @Index({ properties: ['project', 'deleted', 'createdAt'] })

@@ -5,7 +5,7 @@ import { FlagAccessLevel } from '../role/role.entity';
 import type { FeatureFlag } from './feature-flag.entity';
 
 /**
- * `can_edit` for a batch of flags (rest-flags.md §2.5): the creator, admins, everyone while the
+ * `can_edit` for a batch of flags (docs/rest-api.md §2.5): the creator, admins, everyone while the
  * organization's flag level is 37, members of a level-37 role, and members of a role with a
  * role-access record for the flag. The levels come with the project access check; the records
  * take one query for the whole batch, and only when a role could grant what nothing else does.

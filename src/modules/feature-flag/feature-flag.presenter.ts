@@ -1,7 +1,7 @@
 import { isPlainObject } from '../../validation/python';
 
 /**
- * How a flag's stored filters are shown (rest-flags.md §3.1): filters without `groups` are
+ * How a flag's stored filters are shown (docs/rest-api.md §3.1): filters without `groups` are
  * shown as one condition with their legacy `properties` and no rollout.
  */
 export function shownFilters(stored: Record<string, unknown>): Record<string, unknown> {

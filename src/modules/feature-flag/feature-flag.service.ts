@@ -1,4 +1,5 @@
 import { containsPattern } from '../../db/sql';
+import { cohortInfoLoader } from '../cohort/cohort.lookups';
 import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
 import { accessProject, parseId, type ProjectAccess, callerReference } from '../../auth/access';
@@ -14,6 +15,8 @@ import { userFromRow } from '../user/user.rows';
 import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { validateFlagInput, type FlagChanges, type FlagValidationLookups, type WriteMode } from './feature-flag.validation';
 import { canEditFlags } from './feature-flag.permissions';
+import { insertUsageDashboard, rekeyUsageDashboard } from '../dashboard/usage-dashboard';
+import { flagSnapshot, logFlagCreated, logFlagUpdated } from '../activity/activity.log';
 
 export type FlagTypeFilter = 'boolean' | 'multivariant' | 'experiment';
 
@@ -25,7 +28,7 @@ export interface FlagListArgs extends PageArgs {
   tags?: string[] | null;
 }
 
-/** The rules of the flag resource (rest-flags.md §3); both transports call these. */
+/** The rules of the flag resource (docs/rest-api.md §3); both transports call these. */
 export const FeatureFlagService = {
   async list(ctx: AppContext, projectRef: unknown, args: FlagListArgs): Promise<Page<FeatureFlag>> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
@@ -132,7 +135,10 @@ export async function createFlag(em: EntityManager, access: ProjectAccess, input
     lastModifiedBy: callerReference(em, access.caller),
   });
   applyChanges(flag, changes);
+  // docs/README.md decision 12: every new flag gets its usage dashboard in the same transaction.
+  flag.usageDashboardId = await insertUsageDashboard(em, access.project.id, access.caller.user.id, flag.key, false);
   await em.flush();
+  await logFlagCreated(em, access, flag);
   return flag;
 }
 
@@ -151,10 +157,13 @@ export async function updateFlag(
     throw await staleVersion(em, flag);
   }
   if (changes.key !== undefined && changes.key !== flag.key) await keys.releaseDeletedHolder(changes.key);
+  if (changes.key !== undefined && changes.key !== flag.key) await rekeyUsageDashboard(em, flag.usageDashboardId, changes.key);
+  const before = flagSnapshot(flag);
   applyChanges(flag, changes);
   flag.version += 1;
   flag.lastModifiedBy = callerReference(em, access.caller);
   await em.flush();
+  await logFlagUpdated(em, access, before, flag);
   return flag;
 }
 
@@ -212,8 +221,7 @@ function lookups(em: EntityManager, access: ProjectAccess, keyTaken: (key: strin
       const found = await em.find(Dashboard, { id: { $in: ids }, project: access.project.id }, { fields: ['id'] });
       return found.map((d) => d.id);
     },
-    // SPEC-GAP: cohorts arrive with the evaluation capability; until then no cohort exists.
-    loadCohorts: async () => [],
+    loadCohorts: cohortInfoLoader(em, access.project.id),
   };
 }
 

@@ -46,7 +46,7 @@ const KEY_FORMAT = /^[a-zA-Z0-9_-]+$/;
 
 /**
  * Validates a flag write (input keyed by GraphQL field names; `attr`s use the API's names),
- * in the field table's order; the first error answers (rest-flags.md §1.3, §3.1–§3.3).
+ * in the field table's order; the first error answers (docs/rest-api.md §1.3, §3.1–§3.3).
  */
 export async function validateFlagInput(body: unknown, mode: WriteMode, lookups: FlagValidationLookups): Promise<FlagChanges> {
   const input = requireObject(body);

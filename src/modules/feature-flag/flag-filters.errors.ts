@@ -2,7 +2,7 @@ import { fieldErrors, ValidationError } from '../../errors';
 import { pyRepr, pyTypeName } from '../../validation/python';
 
 /**
- * The messages of rest-flags.md §3.3 (flag `filters`) and §4.7 (blast radius). Rules that blast
+ * The messages of docs/rest-api.md §3.3 (flag `filters`) and §4.7 (blast radius). Rules that blast
  * radius reuses take the `attr` to report: `"filters"` on flag writes, null there.
  */
 export type Attr = 'filters' | null;

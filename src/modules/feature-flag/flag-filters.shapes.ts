@@ -2,7 +2,7 @@ import { isPlainObject } from '../../validation/python';
 import { type Attr, type Expected, filterErrors } from './flag-filters.errors';
 
 /**
- * Rule S3 of rest-flags.md §3.3: the JSON shapes of `filters`, checked depth-first in document
+ * Rule S3 of docs/rest-api.md §3.3: the JSON shapes of `filters`, checked depth-first in document
  * order (each group with its properties, rollout and variant before the next group; then
  * `multivariate`; then `aggregation_group_type_index`). The result is the typed view the
  * semantic rules (S4 onwards) work on.

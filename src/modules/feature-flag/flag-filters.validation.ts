@@ -4,7 +4,7 @@ import { checkPropertiesRules, checkPropertyRegex } from './flag-filters.propert
 import { type CheckedFilters, checkFiltersShape, checkPropertyListShape } from './flag-filters.shapes';
 
 /**
- * Validation of a flag's `filters` (rest-flags.md §3.3): rules S1–S5 then V1–V6, in that order,
+ * Validation of a flag's `filters` (docs/rest-api.md §3.3): rules S1–S5 then V1–V6, in that order,
  * the first failure answers. Shapes (S3) live in `flag-filters.shapes.ts`, per-property rules
  * (V4, V6) in `flag-filters.properties.ts`, messages in `flag-filters.errors.ts`.
  */
@@ -48,7 +48,7 @@ export async function validateFlagFilters(filters: unknown, options: FiltersVali
  * For blast radius (§4.7): validates `condition.properties` shapes (S3 property rules, with
  * paths `<pathPrefix>[j]`, e.g. pathPrefix `condition.properties`) and V4a–V4e; errors there
  * have attr null. Absent or null properties are valid (none). V6 does not apply: an invalid
- * pattern just matches nobody (evaluation.md §4.7).
+ * pattern just matches nobody (docs/evaluation.md §4.7).
  */
 export async function validateConditionProperties(
   properties: unknown,

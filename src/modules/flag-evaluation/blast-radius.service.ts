@@ -3,12 +3,13 @@ import type { AppContext } from '../../context';
 import { countMatching, type CountSource } from './blast-radius.count';
 import type { BlastRadius, BlastRadiusInput } from './blast-radius.types';
 import { checkBlastRadiusInput } from './blast-radius.validation';
-import { loadGroupTypes } from './evaluation-subject';
+import { loadCohortDefinitions, loadGroupTypes } from './evaluation-subject';
+import { cohortInfoLoader } from '../cohort/cohort.lookups';
 
-/** `POST /feature_flags/user_blast_radius` (evaluation.md §10): persons, or groups of one type, a condition matches. */
+/** `POST /feature_flags/user_blast_radius` (docs/evaluation.md §10): persons, or groups of one type, a condition matches. */
 export async function blastRadius(ctx: AppContext, projectRef: unknown, input: BlastRadiusInput): Promise<BlastRadius> {
   const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
-  const { properties, groupTypeIndex } = await checkBlastRadiusInput(input);
+  const { properties, groupTypeIndex } = await checkBlastRadiusInput(input, cohortInfoLoader(ctx.em, project.id));
 
   let source: CountSource;
   if (groupTypeIndex === null) {
@@ -17,6 +18,7 @@ export async function blastRadius(ctx: AppContext, projectRef: unknown, input: B
       propertiesColumn: 'properties',
       scope: { sql: 't.project_id = ?', params: [project.id] },
       identity: { key: 'distinct_id', sql: '(select array_agg(d.distinct_id) from person_distinct_id d where d.person_id = t.id)' },
+      cohorts: properties.some((p) => p.type === 'cohort') ? await loadCohortDefinitions(ctx.em, project.id) : new Map(),
     };
   } else {
     if (!(await loadGroupTypes(ctx.em, project.id)).has(groupTypeIndex)) return { usersAffected: 0, totalUsers: 0 };

@@ -1,7 +1,7 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { JSONScalar } from '../../graphql/scalars';
 
-@InputType({ description: "A release condition to size (rest-flags.md §4.7); values are checked with the API's messages." })
+@InputType({ description: "A release condition to size (docs/rest-api.md §4.7); values are checked with the API's messages." })
 export class BlastRadiusInput {
   @Field(() => JSONScalar, { nullable: true, description: '{"properties": [...], "rollout_percentage": n}; the rollout is ignored.' })
   condition?: unknown;

@@ -1,5 +1,5 @@
 import { fieldErrors } from '../../errors';
-import { validateConditionProperties } from '../feature-flag/flag-filters.validation';
+import { validateConditionProperties, type FiltersValidationOptions } from '../feature-flag/flag-filters.validation';
 import { filterErrors } from '../feature-flag/flag-filters.errors';
 import type { PropertyFilter } from '../../evaluation/property-match';
 import { isPlainObject, pyTypeName } from '../../validation/python';
@@ -19,13 +19,15 @@ export interface CheckedBlastRadius {
   groupTypeIndex: number | null;
 }
 
-/** rest-flags.md §4.7, in its order; every error is 400 `invalid_input` with `attr` null. */
-export async function checkBlastRadiusInput(input: BlastRadiusInput): Promise<CheckedBlastRadius> {
+/** docs/rest-api.md §4.7, in its order; every error is 400 `invalid_input` with `attr` null. */
+export async function checkBlastRadiusInput(
+  input: BlastRadiusInput,
+  loadCohorts: FiltersValidationOptions['loadCohorts'],
+): Promise<CheckedBlastRadius> {
   const { condition, groupTypeIndex: index } = input;
   if (condition === undefined || condition === null) throw blastRadiusErrors.missingCondition();
   if (!isPlainObject(condition)) throw blastRadiusErrors.conditionNotObject(condition);
-  // SPEC-GAP: cohorts are not built yet, so every cohort filter names a cohort that does not exist.
-  await validateConditionProperties(condition.properties, 'condition.properties', async () => []);
+  await validateConditionProperties(condition.properties, 'condition.properties', loadCohorts);
   const properties = (Array.isArray(condition.properties) ? condition.properties : []) as PropertyFilter[];
 
   if (index === undefined || index === null) {

@@ -14,6 +14,8 @@ export class DefinitionsCache {
   readonly #entries = new LRUCache<number, Promise<Definitions>>({ max: MAX_PROJECTS });
   readonly #unsubscribe: () => void;
   #trusted: boolean;
+  /** How requests were answered, for /metrics (src/http/metrics.ts): plain counts, read when scraped. */
+  readonly counts = { hits: 0, misses: 0, bypassed: 0 };
 
   constructor(
     private readonly load: (projectId: number) => Promise<Definitions>,
@@ -26,9 +28,16 @@ export class DefinitionsCache {
   }
 
   get(projectId: number): Promise<Definitions> {
-    if (!this.#trusted) return this.load(projectId);
+    if (!this.#trusted) {
+      this.counts.bypassed += 1;
+      return this.load(projectId);
+    }
     const hit = this.#entries.get(projectId);
-    if (hit) return hit;
+    if (hit) {
+      this.counts.hits += 1;
+      return hit;
+    }
+    this.counts.misses += 1;
     const loading = this.load(projectId);
     this.#entries.set(projectId, loading);
     loading.catch(() => {

@@ -3,14 +3,19 @@ import type { EvaluationSubject } from '../../evaluation/evaluate-flag';
 import { storableText } from '../../db/sql';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { flagFromRow } from '../feature-flag/feature-flag.rows';
+import { cohortMembership, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
+import { matchProperty } from '../../evaluation/property-match';
 
-/** The project's group types, index → name (evaluation.md §6). */
+/** The project's group types, index → name (docs/evaluation.md §6). */
 export async function loadGroupTypes(em: EntityManager, projectId: number): Promise<Map<number, string>> {
   const rows: Array<{ group_type_index: number; group_type: string }> = await em
     .getConnection()
     .execute('select group_type_index, group_type from group_type_mapping where project_id = ? order by group_type_index', [projectId]);
   return new Map(rows.map((row) => [Number(row.group_type_index), row.group_type]));
 }
+
+/** What evaluations of a project read (also cached with the SDK definitions, local-evaluation.ts). */
+export type ProjectFlags = Awaited<ReturnType<typeof loadFlagsAndGroupTypes>>;
 
 /** What every evaluation and the SDK payload read: the non-deleted flags by id, and the group types. Two statements, no unit of work. */
 export async function loadFlagsAndGroupTypes(
@@ -26,9 +31,38 @@ export async function loadFlagsAndGroupTypes(
   return { flags: rows.map(flagFromRow), groupTypes };
 }
 
+/** Properties a remote-evaluation request sends (docs/remote-evaluation.md ("The answers")): laid key by key over the stored ones, the request winning. */
+export interface PropertyOverlay {
+  personProperties: Record<string, unknown>;
+  /** By group type name; applies to the group whose key the request sent for that type. */
+  groupProperties: Record<string, Record<string, unknown>>;
+}
+
+/** A project's non-deleted cohorts as evaluation reads them (docs/evaluation.md §5): one statement. */
+export async function loadCohortDefinitions(em: EntityManager, projectId: number): Promise<CohortDefinitions> {
+  const rows: Array<{ id: number; is_static: boolean; filters: Record<string, unknown> | null }> = await em.execute(
+    'select id, is_static, filters from cohort where project_id = ? and not deleted order by id',
+    [projectId],
+  );
+  return cohortDefinitionsFrom(rows);
+}
+
+function cohortDefinitionsFrom(
+  rows: Array<{ id: number; is_static: boolean; filters: Record<string, unknown> | null }>,
+): CohortDefinitions {
+  return new Map(
+    rows.map((row) => [
+      Number(row.id),
+      { isStatic: row.is_static, properties: row.is_static ? null : ((row.filters?.properties ?? null) as PropertyGroup | null) },
+    ]),
+  );
+}
+
 /**
- * The stored person behind `distinctId` and the requested groups, as committed now (evaluation.md
- * §4.1): one statement for the person, one for the groups. Names that are not group types are ignored.
+ * The stored person behind `distinctId` and the requested groups, as committed now (docs/evaluation.md
+ * §4.1): one statement for the person (with the static cohorts it belongs to, and the project's
+ * cohorts unless `cohorts` is given), one for the groups. Names that are not group types are ignored.
+ * `overlay` (remote evaluation) is laid over the stored properties before cohorts are decided.
  */
 export async function loadSubject(
   em: EntityManager,
@@ -36,15 +70,35 @@ export async function loadSubject(
   distinctId: string,
   requested: Record<string, string>,
   groupTypes: ReadonlyMap<number, string>,
+  overlay?: PropertyOverlay,
+  cohorts?: CohortDefinitions,
 ): Promise<EvaluationSubject> {
   let personProperties: Record<string, unknown> = {};
-  if (storableText(distinctId)) {
-    const rows: Array<{ properties: Record<string, unknown> }> = await em.execute(
-      `select p.properties from person_distinct_id d join person p on p.id = d.person_id
-        where d.project_id = ? and d.distinct_id = ?`,
-      [projectId, distinctId],
+  let staticCohorts: number[] = [];
+  let definitions = cohorts;
+  const storable = storableText(distinctId);
+  if (storable || !definitions) {
+    // One row always: the person (if any) joined onto the project's cohorts (if asked for).
+    const person = storable
+      ? `select p.properties, (select array_agg(cp.cohort_id) from cohort_person cp where cp.person_id = p.id) as static_cohorts
+           from person_distinct_id d join person p on p.id = d.person_id where d.project_id = ? and d.distinct_id = ?`
+      : 'select null::jsonb as properties, null::int[] as static_cohorts where false';
+    const projectCohorts = definitions
+      ? 'null::jsonb'
+      : `(select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'is_static', c.is_static, 'filters', c.filters) order by c.id), '[]'::jsonb)
+           from cohort c where c.project_id = ? and not c.deleted)`;
+    const rows: Array<{
+      properties: Record<string, unknown> | null;
+      static_cohorts: number[] | null;
+      cohorts: Array<{ id: number; is_static: boolean; filters: Record<string, unknown> | null }> | null;
+    }> = await em.execute(
+      `select s.properties, s.static_cohorts, ${projectCohorts} as cohorts from (select 1) one left join (${person}) s on true`,
+      [...(definitions ? [] : [projectId]), ...(storable ? [projectId, distinctId] : [])],
     );
-    if (rows.length) personProperties = rows[0].properties;
+    const [row] = rows;
+    if (row.properties) personProperties = row.properties;
+    staticCohorts = (row.static_cohorts ?? []).map(Number);
+    definitions ??= cohortDefinitionsFrom(row.cohorts ?? []);
   }
 
   const passed = [...groupTypes]
@@ -65,6 +119,29 @@ export async function loadSubject(
     }
   }
 
-  // SPEC-GAP: cohorts are not built yet (evaluation.md §5); no cohort can exist, and one that does not exist has no members.
-  return { distinctId, personProperties, groups, inCohort: () => false };
+  if (overlay) {
+    personProperties = { ...personProperties, ...overlay.personProperties };
+    for (const [name, properties] of Object.entries(overlay.groupProperties)) {
+      if (groups[name]) groups[name].properties = { ...groups[name].properties, ...properties };
+    }
+  }
+  return subjectWithCohorts(distinctId, personProperties, groups, definitions, new Set(staticCohorts));
+}
+
+/**
+ * An evaluation subject whose cohort membership is decided over `personProperties` (plus
+ * `distinct_id`, §4.1) and the static cohorts its person belongs to (§5.3). Remote evaluation
+ * builds one over request-overlaid properties the same way.
+ */
+export function subjectWithCohorts(
+  distinctId: string,
+  personProperties: Record<string, unknown>,
+  groups: EvaluationSubject['groups'],
+  cohorts: CohortDefinitions,
+  staticCohorts: ReadonlySet<number>,
+): EvaluationSubject {
+  const bag = { ...personProperties, distinct_id: distinctId };
+  const now = new Date();
+  const inCohort = cohortMembership(cohorts, staticCohorts, (filter) => matchProperty(filter, bag, now));
+  return { distinctId, personProperties, groups, inCohort };
 }

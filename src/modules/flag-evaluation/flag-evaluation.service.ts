@@ -1,10 +1,12 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { fieldErrors } from '../../errors';
 import { evaluateFlag, type EvaluationReason, type FlagValue } from '../../evaluation/evaluate-flag';
+import type { CohortDefinitions } from '../../evaluation/cohort-match';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { groupKeys } from './groups-param';
-import { loadFlagsAndGroupTypes, loadSubject } from './evaluation-subject';
+import { loadFlagsAndGroupTypes, loadSubject, type ProjectFlags, type PropertyOverlay } from './evaluation-subject';
 
 export interface FlagEvaluationResult {
   key: string;
@@ -22,18 +24,47 @@ export const evaluationErrors = {
   distinctIdRequired: () => fieldErrors.invalidInput('distinct_id is required'),
 };
 
-/** Evaluates every non-deleted flag of a project for one distinct id, over stored persons and groups (evaluation.md §9). */
+export interface SubjectEvaluation {
+  flag: FeatureFlag;
+  evaluation: { value: FlagValue; reason: EvaluationReason | 'disabled'; conditionIndex: number | null };
+}
+
+/**
+ * `flags` evaluated for one subject: the stored person and groups (one statement each), overlaid
+ * by what a remote-evaluation request sent; `cohorts` (cached) spares reading the project's cohorts. Shared by evaluation_reasons, my_flags and remote
+ * evaluation, so all three answer alike. A flag whose evaluation throws is passed to `failed`
+ * (remote evaluation answers without it); without `failed` the error propagates.
+ */
+export async function evaluateForSubject(
+  em: EntityManager,
+  projectId: number,
+  { flags, groupTypes }: ProjectFlags,
+  distinctId: string,
+  requested: Record<string, string>,
+  options: { overlay?: PropertyOverlay; cohorts?: CohortDefinitions; failed?: (flag: FeatureFlag, error: unknown) => void } = {},
+): Promise<SubjectEvaluation[]> {
+  const subject = await loadSubject(em, projectId, distinctId, requested, groupTypes, options.overlay, options.cohorts);
+  const now = new Date();
+  const evaluated: SubjectEvaluation[] = [];
+  for (const flag of flags) {
+    if (!flag.active) {
+      evaluated.push({ flag, evaluation: { value: false, reason: 'disabled', conditionIndex: null } });
+      continue;
+    }
+    try {
+      evaluated.push({ flag, evaluation: evaluateFlag(flag, subject, groupTypes, now) });
+    } catch (error) {
+      if (!options.failed) throw error;
+      options.failed(flag, error);
+    }
+  }
+  return evaluated;
+}
+
+/** Evaluates every non-deleted flag of a project for one distinct id, over stored persons and groups (docs/evaluation.md §9). */
 async function evaluateAll(ctx: AppContext, projectId: number, distinctId: string, groups: Record<string, unknown> | null | undefined) {
   const requested = groupKeys(groups);
-  const { flags, groupTypes } = await loadFlagsAndGroupTypes(ctx.em, projectId);
-  const subject = await loadSubject(ctx.em, projectId, distinctId, requested, groupTypes);
-  const now = new Date();
-  return flags.map((flag) => ({
-    flag,
-    evaluation: flag.active
-      ? evaluateFlag(flag, subject, groupTypes, now)
-      : { value: false as FlagValue, reason: 'disabled' as const, conditionIndex: null },
-  }));
+  return evaluateForSubject(ctx.em, projectId, await loadFlagsAndGroupTypes(ctx.em, projectId), distinctId, requested);
 }
 
 export const FlagEvaluationService = {

@@ -2,7 +2,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { JSONScalar } from '../../graphql/scalars';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 
-/** evaluation.md §3.3, plus `disabled` for inactive flags. Values keep the API's snake_case names. */
+/** docs/evaluation.md §3.3, plus `disabled` for inactive flags. Values keep the API's snake_case names. */
 export enum FlagEvaluationReason {
   super_condition_value = 'super_condition_value',
   condition_match = 'condition_match',

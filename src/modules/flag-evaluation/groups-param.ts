@@ -5,7 +5,7 @@ export const groupsErrors = {
   notAnObject: () => fieldErrors.invalidInput('groups must be a JSON object'),
 };
 
-/** The REST `groups` query parameter (evaluation.md §9): URL-encoded JSON, default `{}`. */
+/** The REST `groups` query parameter (docs/evaluation.md §9): URL-encoded JSON, default `{}`. */
 export function parseGroupsParam(raw: unknown): Record<string, unknown> {
   const text = Array.isArray(raw) ? raw[0] : raw;
   if (text === undefined || text === null || text === '') return {};

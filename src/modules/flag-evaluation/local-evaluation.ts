@@ -2,15 +2,22 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { servedFilters } from '../../evaluation/served-filters';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
-import { loadFlagsAndGroupTypes } from './evaluation-subject';
+import { dynamicCohortsFrom, flagCohortIds, type CohortDefinitions } from '../../evaluation/cohort-match';
+import { loadCohortDefinitions, loadFlagsAndGroupTypes, type ProjectFlags } from './evaluation-subject';
 
 export interface Definitions {
   /** The exact bytes served: identical while nothing changes (fixed key order, flags by id, group types by index). */
   body: Buffer;
   etag: string;
+  /** What the body was built from, which remote evaluation reads (remote-evaluation.service.ts). */
+  project: ProjectFlags;
+  /** The body and ETag with `?send_cohorts` (docs/cohorts.md); the same object when no flag references a dynamic cohort. */
+  withCohorts: { body: Buffer; etag: string };
+  /** The project's non-deleted cohorts (loadSubject may be given them instead of reading them). */
+  cohorts: CohortDefinitions;
 }
 
-/** rest-flags.md §4.5 MinimalFlag. */
+/** docs/rest-api.md §4.5 MinimalFlag. */
 function minimalFlag(flag: FeatureFlag, projectId: number) {
   return {
     id: flag.id,
@@ -24,21 +31,35 @@ function minimalFlag(flag: FeatureFlag, projectId: number) {
   };
 }
 
-/** What server SDKs poll (evaluation.md §7): every non-deleted flag, inactive ones included, and every group type. */
-export async function localEvaluationDefinitions(em: EntityManager, projectId: number): Promise<Definitions> {
-  const { flags, groupTypes } = await loadFlagsAndGroupTypes(em, projectId);
-  const body = Buffer.from(
-    JSON.stringify({
-      flags: flags.map((flag) => minimalFlag(flag, projectId)),
-      group_type_mapping: Object.fromEntries([...groupTypes].map(([index, name]) => [String(index), name])),
-      // SPEC-GAP: cohorts are not built yet, so no flag references one and `send_cohorts` has nothing to add.
-      cohorts: {},
-    }),
-  );
-  // SPEC-GAP: evaluation.md §7.3 asks for a strong ETag of the whole SHA-256; rest-flags.md §4.5 and
-  // acceptance 43 for `W/"<first 32 hex>"`. The acceptance list decides; both forms revalidate.
+function served(payload: unknown): { body: Buffer; etag: string } {
+  const body = Buffer.from(JSON.stringify(payload));
+  // SPEC-GAP: PostHog's evaluation notes ask for a strong ETag of the whole SHA-256, its REST rules for
+  // `W/"<first 32 hex>"` (docs/rest-api.md §4.5). The REST rules decide; both forms revalidate.
   const etag = `W/"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
   return { body, etag };
+}
+
+/**
+ * What server SDKs poll (docs/evaluation.md §7): every non-deleted flag, inactive ones included, and
+ * every group type; with `send_cohorts`, every dynamic non-deleted cohort the flags reference,
+ * nested ones included (§5.4). Three statements: flags, group types, cohorts.
+ */
+export async function localEvaluationDefinitions(em: EntityManager, projectId: number): Promise<Definitions> {
+  const [project, cohorts] = await Promise.all([loadFlagsAndGroupTypes(em, projectId), loadCohortDefinitions(em, projectId)]);
+  const { flags, groupTypes } = project;
+  const payload = {
+    flags: flags.map((flag) => minimalFlag(flag, projectId)),
+    group_type_mapping: Object.fromEntries([...groupTypes].map(([index, name]) => [String(index), name])),
+    cohorts: {},
+  };
+  const plain = served(payload);
+  const sent = dynamicCohortsFrom(
+    flags.flatMap((flag) => flagCohortIds(servedFilters(flag.filters))),
+    cohorts,
+  );
+  const withCohorts =
+    sent.size === 0 ? plain : served({ ...payload, cohorts: Object.fromEntries([...sent].map(([id, group]) => [String(id), group])) });
+  return { ...plain, project, withCohorts, cohorts };
 }
 
 const opaque = (tag: string) =>

@@ -4,7 +4,7 @@ import { Project } from '../project/project.entity';
 
 export const MAX_GROUP_TYPES = 5;
 
-/** A project's group type: index 0–4 in order of first appearance in captured events (ingestion.md §4). */
+/** A project's group type: index 0–4 in order of first appearance in captured events (docs/ingestion.md §4). */
 @ObjectType('GroupType', { description: 'A group type (e.g. `organization`) and its index.' })
 @Entity({ tableName: 'group_type_mapping' })
 @Unique({ properties: ['project', 'groupType'] })

@@ -3,7 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar, JSONObjectScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
 
-/** A group (ingestion.md §4): made and updated by `$groupidentify` events. */
+/** A group (docs/ingestion.md §4): made and updated by `$groupidentify` events. */
 @ObjectType({ description: 'A group (e.g. one organization) and its properties.' })
 @Entity({ tableName: 'group' })
 @Unique({ properties: ['project', 'groupTypeIndex', 'groupKey'] })

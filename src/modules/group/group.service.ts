@@ -16,7 +16,7 @@ export const groupErrors = {
     ),
 };
 
-/** Reads of groups and group types (ingestion.md §6). */
+/** Reads of groups and group types (docs/ingestion.md §6). */
 export const GroupService = {
   async list(ctx: AppContext, projectRef: unknown, args: GroupListArgs): Promise<Page<Group>> {
     const { project } = await accessProject(ctx, projectRef, 'group:read');

@@ -46,7 +46,7 @@ const isGzip = (data: Buffer) => data.length >= 2 && data[0] === GZIP_MAGIC[0] &
 const fromBase64 = (text: string) => Buffer.from(text.replace(/ /g, '+'), 'base64');
 
 /**
- * ingestion.md §1.2 steps 1–3: the request's payload as text, whatever its transport encoding
+ * docs/ingestion.md §1.2 steps 1–3: the request's payload as text, whatever its transport encoding
  * (Content-Encoding gzip, `?compression=gzip|gzip-js|base64`, a form's `data`/`compression`
  * fields, or a bare gzip stream). Size limits apply to the raw and to the decompressed bytes.
  */
@@ -67,13 +67,31 @@ export async function readCapturePayload(ctx: Context): Promise<string> {
   if (ctx.is('application/x-www-form-urlencoded')) {
     const form = new URLSearchParams(body.toString('utf8'));
     compression ||= (form.get('compression') ?? '').trim().toLowerCase();
-    const data = form.get('data') ?? '';
-    const base64 = compression === 'base64' || !/^\s*[[{]/.test(data);
-    payload = base64 ? fromBase64(data) : Buffer.from(data, 'utf8');
+    payload = dataField(form.get('data') ?? '', compression);
   } else if (compression === 'base64') {
     payload = fromBase64(body.toString('latin1'));
   }
+  return decoded(payload, compression, inflated);
+}
 
+/** A `data` field (form or query): base64 unless it is JSON text. */
+function dataField(data: string, compression: string): Buffer {
+  const base64 = compression === 'base64' || !/^\s*[[{]/.test(data);
+  return base64 ? fromBase64(data) : Buffer.from(data, 'utf8');
+}
+
+/**
+ * The payload of a GET that carries its body as `?data=` (docs/remote-evaluation.md ("Endpoints"): `/flags` and
+ * `/decide` accept it), decoded exactly as a form's `data` field; `''` when there is none.
+ */
+export async function readQueryPayload(query: Record<string, unknown>): Promise<string> {
+  const compression = (first(query.compression) ?? '').trim().toLowerCase();
+  return decoded(dataField(first(query.data) ?? '', compression), compression, false);
+}
+
+/** Step 3's end: gunzip as named (or sniffed), then UTF-8 text without a BOM. */
+async function decoded(given: Buffer, compression: string, inflated: boolean): Promise<string> {
+  let payload = given;
   if (compression === 'gzip' || compression === 'gzip-js') {
     if (!inflated) payload = await inflate(payload);
   } else if (compression !== '' && compression !== 'base64') {

@@ -3,7 +3,7 @@ import { eventTimestamp } from './capture.timestamp';
 import { captureErrors } from './ingestion.errors';
 import { isUuid } from '../../validation/fields';
 
-/** A validated event, ready for ingestion.md §3–§4 (group keys are added later). */
+/** A validated event, ready for docs/ingestion.md §3–§4 (group keys are added later). */
 export interface CapturedEvent {
   uuid: string;
   event: string;
@@ -67,7 +67,7 @@ function mergeTopLevelSets(item: Json, properties: Json): Json {
 }
 
 /**
- * ingestion.md §2.1: one event checked and normalised; the first failure throws its 400.
+ * docs/ingestion.md §2.1: one event checked and normalised; the first failure throws its 400.
  * SPEC-GAP: within an event the checks run event name, distinct id, uuid, properties.
  */
 export function validateEvent(item: unknown, sentAt: Date | null, now: Date): CapturedEvent {

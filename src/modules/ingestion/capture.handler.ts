@@ -1,7 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { AppError, requestErrors } from '../../errors';
+import { answerPreflight, sdkCors } from '../../http/sdk-cors';
 import { readCapturePayload } from './capture.body';
 import { validateEvent, type CapturedEvent } from './capture.event';
 import { parseCapturePayload } from './capture.payload';
@@ -10,17 +11,11 @@ import { ingestEvents } from './ingestion.service';
 import { isRetryable, isUnavailable } from './ingestion.sql';
 import { projectIdForToken } from '../project/project.tokens';
 
-/** posthog-node/-python use /batch/; posthog-js and curl /e/, /capture/ and /i/v0/e/ (ingestion.md §1). */
+/** posthog-node/-python use /batch/; posthog-js and curl /e/, /capture/ and /i/v0/e/ (docs/ingestion.md §1). */
 const CAPTURE_PATHS = new Set(['/batch', '/capture', '/e', '/i/v0/e']);
 const SUCCESS = { status: 1 };
 
 const isCapturePath = (path: string) => CAPTURE_PATHS.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
-
-function cors(ctx: Context) {
-  ctx.set('Access-Control-Allow-Origin', ctx.get('Origin') || '*');
-  ctx.set('Access-Control-Allow-Credentials', 'true');
-  ctx.vary('Origin');
-}
 
 /** A project's public token → its id (remembered for a second, like every token lookup: project.tokens.ts). */
 async function projectForToken(orm: MikroORM, token: string): Promise<number> {
@@ -29,7 +24,7 @@ async function projectForToken(orm: MikroORM, token: string): Promise<number> {
   return projectId;
 }
 
-/** ingestion.md §1.3, after the token: the event count, each event's size, then each event's fields. */
+/** docs/ingestion.md §1.3, after the token: the event count, each event's size, then each event's fields. */
 function validateEvents(items: unknown[], textBytes: number, sentAt: Date | null, now: Date): CapturedEvent[] {
   if (items.length > MAX_EVENTS) throw captureErrors.tooManyEvents();
   // SPEC-GAP: an event's size is the UTF-8 length of its JSON as re-serialised, measured only when the
@@ -43,18 +38,13 @@ function validateEvents(items: unknown[], textBytes: number, sentAt: Date | null
 /**
  * The capture endpoints: a hot path of its own, mounted before the REST body parser (it reads
  * and decompresses the body itself). No personal key and no rate limit; the token names the project.
+ * `ingested` counts what was acknowledged (/metrics).
  */
-export function captureHandler(orm: MikroORM, logger: Logger): Middleware {
+export function captureHandler(orm: MikroORM, logger: Logger, ingested: (events: number) => void = () => undefined): Middleware {
   return async (ctx, next) => {
     if (!isCapturePath(ctx.path)) return next();
-    cors(ctx);
-    if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', 'POST, OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', ctx.get('Access-Control-Request-Headers') || 'Content-Type');
-      ctx.set('Access-Control-Max-Age', '86400');
-      ctx.body = SUCCESS;
-      return;
-    }
+    sdkCors(ctx);
+    if (ctx.method === 'OPTIONS') return answerPreflight(ctx, 'POST, OPTIONS');
     if (ctx.method !== 'POST') throw requestErrors.methodNotAllowed(ctx.method, ['POST', 'OPTIONS']);
     const now = new Date();
     const text = await readCapturePayload(ctx);
@@ -64,6 +54,7 @@ export function captureHandler(orm: MikroORM, logger: Logger): Middleware {
       const projectId = await projectForToken(orm, payload.token);
       const events = validateEvents(payload.items, Buffer.byteLength(text), payload.sentAt, now);
       await ingestEvents(orm, projectId, events, now);
+      ingested(events.length);
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (!isUnavailable(error) && !isRetryable(error)) throw error;

@@ -5,7 +5,7 @@ import { captureErrors } from './ingestion.errors';
 export interface CapturePayload {
   /** The events as sent (not yet validated). */
   items: unknown[];
-  /** The request's one token (ingestion.md §1.2 step 5), or null. */
+  /** The request's one token (docs/ingestion.md §1.2 step 5), or null. */
   token: string | null;
   sentAt: Date | null;
 }
@@ -16,6 +16,7 @@ const firstText = (...values: unknown[]) => values.find((v): v is string => type
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
 const UNSTORABLE_ESCAPE = /\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
+// eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL cannot store
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 // SPEC-GAP: PostgreSQL stores no NUL and no lone surrogate in text or jsonb; like upstream's
@@ -36,7 +37,7 @@ function sanitize(value: unknown): unknown {
   return clean;
 }
 
-/** ingestion.md §1.2 steps 4–6: the JSON, its events, token and sent_at. */
+/** docs/ingestion.md §1.2 steps 4–6: the JSON, its events, token and sent_at. */
 export function parseCapturePayload(text: string, query: Record<string, unknown>): CapturePayload {
   if (text.trim() === '') throw captureErrors.noData();
   // Depth first, on the text: parsing 20 MB of `[` would build ten million nested arrays before any check.

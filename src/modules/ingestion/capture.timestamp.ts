@@ -29,7 +29,7 @@ function parseEventTime(value: unknown): Date | null {
 }
 
 /**
- * ingestion.md §2.2: the event's time, corrected for the client's clock skew with sent_at;
+ * docs/ingestion.md §2.2: the event's time, corrected for the client's clock skew with sent_at;
  * a numeric `offset` (ms before arrival) wins. Times over 23 h ahead or outside 1970–9999 become `now`.
  */
 export function eventTimestamp(

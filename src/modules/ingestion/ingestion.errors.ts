@@ -7,7 +7,7 @@ export const MAX_EVENT_BYTES = 1024 * 1024;
 
 const invalidPayload = (detail: string) => new ValidationError('invalid_payload', detail);
 
-/** The capture protocol's refusals (ingestion.md §1.3), exactly as SDKs expect them. */
+/** The capture protocol's refusals (docs/ingestion.md §1.3), exactly as SDKs expect them. */
 export const captureErrors = {
   // The socket closes after the answer: the rest of an oversized body is never read.
   bodyTooLarge: () =>

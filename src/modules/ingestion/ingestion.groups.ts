@@ -10,7 +10,7 @@ const MAX_GROUP_TEXT = 400;
 const groupType = (value: unknown): string | null =>
   typeof value === 'string' && value !== '' && value.length <= MAX_GROUP_TEXT ? value : null;
 
-/** A group key: a string or number (as text), 1–400 characters (ingestion.md §4). */
+/** A group key: a string or number (as text), 1–400 characters (docs/ingestion.md §4). */
 export function groupKey(value: unknown): string | null {
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
   return typeof text === 'string' && text !== '' && text.length <= MAX_GROUP_TEXT ? text : null;

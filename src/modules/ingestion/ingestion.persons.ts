@@ -43,7 +43,7 @@ const CASE_INSENSITIVE_ILLEGAL = new Set([
 ]);
 const CASE_SENSITIVE_ILLEGAL = new Set(['[object Object]', 'NaN', 'None', 'none', 'null', '0']);
 
-/** ingestion.md §3.3: ids that never take part in a merge. */
+/** docs/ingestion.md §3.3: ids that never take part in a merge. */
 export function isIllegalDistinctId(id: string): boolean {
   const trimmed = id.trim();
   if (trimmed === '') return true;
@@ -68,7 +68,7 @@ export const isPersonless = (event: CapturedEvent) =>
   event.event === '$groupidentify' || event.properties.$process_person_profile === false;
 
 /**
- * ingestion.md §3: persons for a request's events, in array order. Lookups happen once up front
+ * docs/ingestion.md §3: persons for a request's events, in array order. Lookups happen once up front
  * (mappings read FOR SHARE, so a concurrent merge waits for this transaction); creations and
  * property updates are planned in memory and written in a few multi-row statements by `flush`,
  * which also runs before any merge of two stored persons.
@@ -156,7 +156,7 @@ export class PersonPlanner {
     if (!ref.isNew) ref.identify = true;
   }
 
-  /** ingestion.md §3.3's table. */
+  /** docs/ingestion.md §3.3's table. */
   private async merge(d: string, o: string, event: CapturedEvent) {
     const [target, source] = [this.ownerOf(d), this.ownerOf(o)];
     if (!target && !source) {
@@ -217,7 +217,7 @@ export class PersonPlanner {
   }
 
   /**
-   * SPEC-GAP: instead of a savepoint per creation (ingestion.md §5), one multi-row insert skips ids
+   * SPEC-GAP: instead of a savepoint per creation (docs/ingestion.md §5), one multi-row insert skips ids
    * another transaction took meanwhile (ON CONFLICT waits for it to commit). A new
    * person that lost its only id becomes the winner (its creating update then applies to the
    * winner, as if the winner had been seen first); any other loss reruns the request.

@@ -8,7 +8,7 @@ import { inTransaction, type Sql } from './ingestion.sql';
 const INSERT_CHUNK = 1000;
 
 interface Lookups {
-  /** uuids of the request already stored (ingestion.md §2.1 idempotency). */
+  /** uuids of the request already stored (docs/ingestion.md §2.1 idempotency). */
   stored: Set<string>;
   owners: StoredOwner[];
   groupTypes: Map<string, number>;
@@ -18,7 +18,7 @@ interface Lookups {
  * Everything a request reads before it writes, in one statement: which uuids exist, who owns its
  * distinct ids (locked: a concurrent merge of those persons waits for this transaction), and the
  * project's group types when the events name any.
- * SPEC-GAP: the mappings are locked FOR SHARE, not FOR UPDATE (ingestion.md §5), so batches that
+ * SPEC-GAP: the mappings are locked FOR SHARE, not FOR UPDATE (docs/ingestion.md §5), so batches that
  * share distinct ids do not queue behind each other; a merge still waits, since it updates them.
  */
 async function lookUp(sql: Sql, projectId: number, events: CapturedEvent[], withGroupTypes: boolean): Promise<Lookups> {
@@ -68,7 +68,7 @@ async function insertEvents(sql: Sql, projectId: number, rows: object[], now: Da
 }
 
 /**
- * ingestion.md §2–§5: one request's validated events in one transaction (rerun on deadlock or a
+ * docs/ingestion.md §2–§5: one request's validated events in one transaction (rerun on deadlock or a
  * lost race): skip known uuids, register group types, resolve and update persons in array order,
  * upsert groups, insert the events. When it returns, everything is committed.
  */

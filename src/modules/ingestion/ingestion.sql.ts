@@ -25,7 +25,7 @@ function sqlOn(connection: PgConnection): Sql {
   return sql;
 }
 
-/** Asks for the whole request to run again (ingestion.md §5): a race another transaction won. */
+/** Asks for the whole request to run again (docs/ingestion.md §5): a race another transaction won. */
 export class RetryableConflict extends Error {
   constructor(reason: string) {
     super(reason);

@@ -2,7 +2,7 @@ import type { PersonRef } from './ingestion.persons';
 import { RetryableConflict, type Sql } from './ingestion.sql';
 
 /**
- * ingestion.md §3.3 "merge" of two stored persons, in the request's transaction: both rows locked
+ * docs/ingestion.md §3.3 "merge" of two stored persons, in the request's transaction: both rows locked
  * in id order; the target keeps id and uuid; properties are the source's overlaid by the target's;
  * the earlier created_at; the source's distinct ids (with their added_at) and events move over;
  * the source is deleted. The source's `is_identified` is read again under the lock, and a merge
@@ -28,6 +28,11 @@ export async function mergeIntoDatabase(sql: Sql, projectId: number, target: Per
   ]);
   await sql('update person_distinct_id set person_id = $1 where person_id = $2', [target.id, source.id]);
   await sql('update event set person_id = $2 where project_id = $1 and person_id = $3', [projectId, target.uuid, source.uuid]);
+  // Static cohort membership belongs to the person: the merged person keeps the source's.
+  await sql(
+    'insert into cohort_person (cohort_id, person_id) select cohort_id, $1 from cohort_person where person_id = $2 on conflict do nothing',
+    [target.id, source.id],
+  );
   await sql('delete from person where id = $1', [source.id]);
   Object.assign(target, { isIdentified: true, createdAt });
   source.mergedInto = target;

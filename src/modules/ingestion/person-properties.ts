@@ -1,5 +1,5 @@
 /**
- * Person property updates (ingestion.md §3.2) as values: an update is `(setOnce || P || set) - unset`,
+ * Person property updates (docs/ingestion.md §3.2) as values: an update is `(setOnce || P || set) - unset`,
  * and two updates in a row compose into one of the same form, so a request writes each person once.
  * Normalised form: `set` and `setOnce` hold no key of `unset`, and `setOnce` no key of `set`.
  */

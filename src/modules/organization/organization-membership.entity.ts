@@ -2,7 +2,7 @@ import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '
 import { Organization } from './organization.entity';
 import { User } from '../user/user.entity';
 
-/** Membership levels (rest-flags.md §2.5): member 1, admin 8, owner 15; "admin" means >= 8. */
+/** Membership levels (docs/rest-api.md §2.5): member 1, admin 8, owner 15; "admin" means >= 8. */
 export const MembershipLevel = { member: 1, admin: 8, owner: 15 } as const;
 export type MembershipLevelValue = (typeof MembershipLevel)[keyof typeof MembershipLevel];
 

@@ -3,7 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar, JSONObjectScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
 
-/** A person of a project (ingestion.md §3): made and changed only by the capture endpoints. */
+/** A person of a project (docs/ingestion.md §3): made and changed only by the capture endpoints. */
 @ObjectType({ description: 'A person: the distinct ids an SDK has sent for one human, with their properties.' })
 @Entity({ tableName: 'person' })
 @Unique({ properties: ['project', 'uuid'] })
@@ -11,7 +11,7 @@ import { Project } from '../project/project.entity';
 export class Person {
   [OptionalProps]?: 'id' | 'properties' | 'isIdentified' | 'createdAt';
 
-  // SPEC-GAP: the column is bigint (ingestion.md §3.1); GraphQL shows it as Int, as REST shows a number.
+  // SPEC-GAP: the column is bigint (docs/ingestion.md §3.1); GraphQL shows it as Int, as REST shows a number.
   @Field(() => Int)
   @PrimaryKey({ type: new BigIntType('number'), autoincrement: true })
   id!: number;

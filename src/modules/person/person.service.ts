@@ -8,7 +8,7 @@ import type { PersonListArgs } from './person.inputs';
 import { Person } from './person.entity';
 import { isUuid } from '../../validation/fields';
 
-/** Reads of persons (ingestion.md §6); persons are written only by ingestion. */
+/** Reads of persons (docs/ingestion.md §6); persons are written only by ingestion. */
 export const PersonService = {
   async list(ctx: AppContext, projectRef: unknown, args: PersonListArgs): Promise<Page<Person>> {
     const { project } = await accessProject(ctx, projectRef, 'person:read');

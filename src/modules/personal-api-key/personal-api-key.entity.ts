@@ -4,7 +4,7 @@ import { DateTimeScalar } from '../../graphql/scalars';
 import { User } from '../user/user.entity';
 
 /**
- * A user's personal API key (rest-flags.md §2.1). Only its digest is stored; `value` (the key
+ * A user's personal API key (docs/rest-api.md §2.1). Only its digest is stored; `value` (the key
  * itself) and `scopes` are field resolvers (personal-api-key.resolver.ts).
  */
 @ObjectType({ description: "One of the caller's personal API keys; the key itself is shown only when it is created." })

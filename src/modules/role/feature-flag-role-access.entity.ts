@@ -4,7 +4,7 @@ import { DateTimeScalar } from '../../graphql/scalars';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { Role } from './role.entity';
 
-/** Grants a role edit rights on one flag (rest-flags.md §5.4). */
+/** Grants a role edit rights on one flag (docs/rest-api.md §5.4). */
 @ObjectType()
 @Entity({ tableName: 'feature_flag_role_access' })
 @Unique({ properties: ['featureFlag', 'role'] })

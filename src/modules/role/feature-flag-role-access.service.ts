@@ -11,9 +11,10 @@ import { MembershipLevel } from '../organization/organization-membership.entity'
 import { FeatureFlagRoleAccess } from './feature-flag-role-access.entity';
 import { FlagAccessLevel, Role } from './role.entity';
 import { roleErrors } from './role.errors';
+import { logFlagRoleAccess } from '../activity/activity.log';
 
 /**
- * Who may grant or revoke roles on a flag (rest-flags.md §5.4): admins, everyone while the
+ * Who may grant or revoke roles on a flag (docs/rest-api.md §5.4): admins, everyone while the
  * organization's flag level is 37, the flag's creator, and members of a level-37 role.
  */
 function requireFlagRoleEditor(access: ProjectAccess, flag: FeatureFlag): void {
@@ -32,7 +33,7 @@ async function findRecord(ctx: AppContext, flag: FeatureFlag, id: unknown): Prom
   return record;
 }
 
-/** Per-flag role access (rest-flags.md §5.4); the parent flag may be soft-deleted. */
+/** Per-flag role access (docs/rest-api.md §5.4); the parent flag may be soft-deleted. */
 export const FeatureFlagRoleAccessService = {
   async list(ctx: AppContext, projectRef: unknown, flagId: unknown, args: PageArgs): Promise<Page<FeatureFlagRoleAccess>> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
@@ -57,15 +58,18 @@ export const FeatureFlagRoleAccessService = {
       : null;
     if (!role) throw fieldErrors.doesNotExist('role_id', pyRepr(roleId));
     if (await ctx.em.count(FeatureFlagRoleAccess, { featureFlag: flag.id, role: role.id })) throw roleErrors.roleAlreadyHasAccess();
-    const record = ctx.em.create(FeatureFlagRoleAccess, { featureFlag: flag, role });
     try {
-      await ctx.em.flush();
+      // The grant and its activity entry (on the flag) commit together.
+      return await ctx.em.transactional(async (em) => {
+        const record = em.create(FeatureFlagRoleAccess, { featureFlag: flag, role });
+        await em.flush();
+        await logFlagRoleAccess(em, access, flag, role, true);
+        return record;
+      });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw roleErrors.roleAlreadyHasAccess();
       throw error;
     }
-    // The flag's activity records this grant once activity exists.
-    return record;
   },
 
   async delete(ctx: AppContext, projectRef: unknown, flagId: unknown, id: unknown): Promise<FeatureFlagRoleAccess> {
@@ -73,7 +77,11 @@ export const FeatureFlagRoleAccessService = {
     const flag = await findFlag(ctx.em, access.project.id, flagId);
     const record = await findRecord(ctx, flag, id);
     requireFlagRoleEditor(access, flag);
-    await ctx.em.nativeDelete(FeatureFlagRoleAccess, { id: record.id });
+    await ctx.em.transactional(async (em) => {
+      const role = await em.findOneOrFail(Role, record.role.id, { fields: ['id', 'name'] });
+      // Two racing revokes: only the one that removed the record logs it.
+      if (await em.nativeDelete(FeatureFlagRoleAccess, { id: record.id })) await logFlagRoleAccess(em, access, flag, role, false);
+    });
     return record;
   },
 };

@@ -4,7 +4,7 @@ import { DateTimeScalar } from '../../graphql/scalars';
 import { Organization } from '../organization/organization.entity';
 import { User } from '../user/user.entity';
 
-/** The only resource an organization-wide access level exists for (rest-flags.md §5.3). */
+/** The only resource an organization-wide access level exists for (docs/rest-api.md §5.3). */
 export const FEATURE_FLAGS_RESOURCE = 'feature flags';
 
 /** An organization's default access level for a resource; without a record, flags are level 37. */

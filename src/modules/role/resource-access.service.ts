@@ -12,7 +12,7 @@ import { roleErrors } from './role.errors';
 import { parseFlagAccessLevel } from './role.service';
 
 /**
- * The organization's default access level per resource (rest-flags.md §5.3). Only `feature flags`
+ * The organization's default access level per resource (docs/rest-api.md §5.3). Only `feature flags`
  * exists; without a record its level is 37, and deleting the record restores 37.
  */
 export const ResourceAccessService = {

@@ -10,7 +10,7 @@ import { RoleMembership } from './role-membership.entity';
 import { roleErrors } from './role.errors';
 import { findRole } from './role.service';
 
-/** Members of a role (rest-flags.md §5.2). */
+/** Members of a role (docs/rest-api.md §5.2). */
 export const RoleMembershipService = {
   async list(ctx: AppContext, organizationRef: unknown, roleId: unknown, args: PageArgs): Promise<Page<RoleMembership>> {
     const { organization } = await accessOrganization(ctx, organizationRef, 'organization:read');

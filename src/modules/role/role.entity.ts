@@ -5,10 +5,10 @@ import { DateTimeScalar } from '../../graphql/scalars';
 import { Organization } from '../organization/organization.entity';
 import { User } from '../user/user.entity';
 
-/** Flag access levels (rest-flags.md §5.1): 21 can only view, 37 can always edit. */
+/** Flag access levels (docs/rest-api.md §5.1): 21 can only view, 37 can always edit. */
 export const FlagAccessLevel = { view: 21, edit: 37 } as const;
 export const FLAG_ACCESS_LEVELS: readonly number[] = Object.values(FlagAccessLevel);
-/** An organization's flag access level until an admin sets one (decision 8). */
+/** An organization's flag access level until an admin sets one (docs/README.md decision 8). */
 export const DEFAULT_FLAG_ACCESS_LEVEL = FlagAccessLevel.edit;
 
 /** A role of an organization. Names are unique per organization, case-insensitively. */

@@ -1,6 +1,6 @@
 import { authErrors, ValidationError } from '../../errors';
 
-/** The roles capability's messages (rest-flags.md §5). */
+/** The roles capability's messages (docs/rest-api.md §5). */
 export const roleErrors = {
   nameTaken: () => new ValidationError('unique', 'There is already a role with this name.', 'name'),
   userDoesNotExist: () => new ValidationError('invalid_input', 'User does not exist.'),

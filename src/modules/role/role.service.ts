@@ -30,7 +30,7 @@ export async function findRole(em: EntityManager, organizationId: string, roleId
   return role;
 }
 
-/** Roles of an organization (rest-flags.md §5.1). Reads: any member; writes: admins. */
+/** Roles of an organization (docs/rest-api.md §5.1). Reads: any member; writes: admins. */
 export const RoleService = {
   async list(ctx: AppContext, organizationRef: unknown, args: PageArgs): Promise<Page<Role>> {
     const { organization } = await accessOrganization(ctx, organizationRef, 'organization:read');

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller } from '../auth/access';
+import type { AppContext } from '../context';
+import { createLoaders, type Loaders } from '../loaders';
+import type { DefinitionsCache } from '../modules/flag-evaluation/definitions-cache';
+import { userFromRow } from '../modules/user/user.rows';
+
+/**
+ * An AppContext for a CLI command acting as one user of a project's organization, so the command
+ * goes through the same services, rules and presentation as a request. The operator holds the
+ * database, so there is no key to check: the caller is the user with an unscoped key (every scope,
+ * no project limit); membership and flag edit rights are still checked as for that user.
+ */
+export function operatorContext(em: EntityManager, caller: Caller): AppContext {
+  let loaders: Loaders | undefined;
+  const ctx: AppContext = {
+    em,
+    get loaders() {
+      return (loaders ??= createLoaders(ctx));
+    },
+    request: { method: 'CLI', url: new URL('http://cli.invalid/'), headers: {}, query: {}, body: undefined },
+    credential: null,
+    // No command reads the SDK definitions; a running server drops its copy on its own (see README).
+    definitions: undefined as unknown as DefinitionsCache,
+    caller: Promise.resolve(caller),
+    projects: new Map(),
+  };
+  return ctx;
+}
+
+/**
+ * Who a project command acts as: the user named by `--email`, else the earliest owner of the
+ * project's organization. Errors are plain messages for the CLI's standard error.
+ */
+export async function operatorFor(em: EntityManager, projectId: number, email: string | undefined): Promise<Caller> {
+  const rows: Array<Record<string, unknown>> = await em.execute(
+    `select u.* from project p
+       join organization_membership m on m.organization_id = p.organization_id
+       join app_user u on u.id = m.user_id
+      where p.id = ? and ${email ? 'u.email = ?' : 'm.level >= 15'}
+      order by m.joined_at, m.id limit 1`,
+    email ? [projectId, email.trim().toLowerCase()] : [projectId],
+  );
+  if (rows.length === 0) {
+    const [project] = await em.execute('select 1 from project where id = ?', [projectId]);
+    if (!project) throw new Error(`Project not found: ${projectId}`);
+    throw new Error(
+      email
+        ? `${email} is not a member of project ${projectId}'s organization.`
+        : `Project ${projectId}'s organization has no owner; give --email.`,
+    );
+  }
+  return { user: userFromRow(rows[0]), key: { id: 0, scopes: null, scopedTeams: null, scopedOrganizations: null, lastUsedAt: new Date() } };
+}

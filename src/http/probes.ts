@@ -1,0 +1,49 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+
+/** How long the database gets to answer `select 1` before the service calls itself not ready. */
+export const READINESS_TIMEOUT_MS = 2000;
+
+/**
+ * GET /_livez: 200 as long as the process answers HTTP at all; it touches nothing else, so a
+ * database outage never gets the process restarted (that is what readiness is for).
+ *
+ * GET /_readyz: 200 while the database answers through the service's own pool, 503 while it does
+ * not (unreachable, refusing, or slower than READINESS_TIMEOUT_MS). A load balancer or Kubernetes
+ * stops sending traffic on 503 and resumes on 200; the process itself keeps running and reconnects.
+ * The change of state is logged once each way, not on every probe.
+ */
+export function probes(orm: MikroORM, logger: Logger, timeoutMs = READINESS_TIMEOUT_MS): Middleware {
+  let lastReady: boolean | null = null;
+  return async (ctx, next) => {
+    if ((ctx.path !== '/_readyz' && ctx.path !== '/_livez') || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+    ctx.set('Cache-Control', 'no-store');
+    if (ctx.path === '/_livez') {
+      ctx.body = { status: 'alive' };
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    let problem: string | null = null;
+    try {
+      await Promise.race([
+        orm.em.getConnection().execute('select 1'),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+    } finally {
+      clearTimeout(timer);
+    }
+    const ready = problem === null;
+    if (ready !== lastReady) {
+      if (ready) logger.info('ready: the database answers');
+      else logger.warn({ reason: problem }, 'not ready: the database does not answer');
+      lastReady = ready;
+    }
+    ctx.status = ready ? 200 : 503;
+    ctx.body = ready ? { status: 'ready' } : { status: 'unavailable', database: 'unreachable' };
+  };
+}

@@ -1,0 +1,56 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CohortDefinitions, PropertyGroup } from '../../evaluation/cohort-match';
+import { countMatching, type CountSource } from '../flag-evaluation/blast-radius.count';
+import type { Cohort } from './cohort.entity';
+import { loadProjectCohorts, usesBehavioral } from './cohort.lookups';
+
+/**
+ * `count` (docs/cohorts.md): static cohorts count their members; dynamic ones count the
+ * project's persons in them with the blast-radius counter (SQL `COUNT(*)` when PostgreSQL decides
+ * every filter exactly, else SQL-narrowed candidates in keyset batches through the matcher); null
+ * when a behavioural filter is involved. A deleted cohort is counted as if it were not deleted.
+ */
+export function createCohortCountLoader(em: EntityManager) {
+  return new DataLoader<Cohort, number | null>(async (cohorts) => {
+    const counts = new Map<Cohort, number | null>();
+    const statics = cohorts.filter((cohort) => cohort.isStatic);
+    if (statics.length) {
+      const rows: Array<{ cohort_id: number; count: string }> = await em.execute(
+        'select cohort_id, count(*) from cohort_person where cohort_id in (?) group by cohort_id',
+        [statics.map((cohort) => cohort.id)],
+      );
+      const byId = new Map(rows.map((row) => [Number(row.cohort_id), Number(row.count)]));
+      for (const cohort of statics) counts.set(cohort, byId.get(cohort.id) ?? 0);
+    }
+    const byProject = new Map<number, Cohort[]>();
+    for (const cohort of cohorts.filter((c) => !c.isStatic))
+      byProject.set(cohort.project.id, [...(byProject.get(cohort.project.id) ?? []), cohort]);
+    for (const [projectId, dynamic] of byProject) {
+      const stored = await loadProjectCohorts(em, projectId);
+      for (const cohort of dynamic) {
+        if (usesBehavioral(cohort.id, stored)) {
+          counts.set(cohort, null);
+          continue;
+        }
+        const definitions: CohortDefinitions = new Map(
+          [...stored.values()]
+            .filter((c) => !c.deleted || c.id === cohort.id)
+            .map((c) => [
+              c.id,
+              { isStatic: c.isStatic, properties: c.isStatic ? null : ((c.filters?.properties ?? null) as PropertyGroup | null) },
+            ]),
+        );
+        const source: CountSource = {
+          table: 'person',
+          propertiesColumn: 'properties',
+          scope: { sql: 't.project_id = ?', params: [projectId] },
+          identity: { key: 'distinct_id', sql: '(select array_agg(d.distinct_id) from person_distinct_id d where d.person_id = t.id)' },
+          cohorts: definitions,
+        };
+        counts.set(cohort, await countMatching(em, source, [{ type: 'cohort', key: 'id', value: cohort.id, operator: 'in' }]));
+      }
+    }
+    return cohorts.map((cohort) => counts.get(cohort) ?? null);
+  });
+}

@@ -1,0 +1,128 @@
+import { accessProject, callerReference, parseId } from '../../auth/access';
+import type { AppContext } from '../../context';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { requestErrors } from '../../errors';
+import { storableText } from '../../db/sql';
+import { clampPage, type Page, type PageArgs } from '../../pagination';
+import { requireObject } from '../../validation/fields';
+import { changingDefinitions } from '../flag-evaluation/definitions-changes';
+import { Cohort } from './cohort.entity';
+import { cohortErrors } from './cohort.errors';
+import { loadProjectCohorts } from './cohort.lookups';
+import { cohortFromRow } from './cohort.rows';
+import { parseDistinctIds, validateCohortInput } from './cohort.validation';
+import { cohortSnapshot, logCohortCreated, logCohortUpdated } from '../activity/activity.log';
+
+async function findRow(em: EntityManager, projectId: number, id: unknown): Promise<Cohort> {
+  const cohortId = parseId(id);
+  if (cohortId === null) throw requestErrors.notFound();
+  const rows: Array<Record<string, unknown>> = await em.execute('select * from cohort where id = ? and project_id = ?', [
+    cohortId,
+    projectId,
+  ]);
+  if (rows.length === 0) throw requestErrors.notFound();
+  return cohortFromRow(rows[0]);
+}
+
+/**
+ * Cohort writes of one project take turns (a transaction-scoped advisory lock), so two updates
+ * cannot each add half of a reference cycle the other's check did not see.
+ */
+const lockProjectCohorts = (em: EntityManager, projectId: number) =>
+  em.execute('select pg_advisory_xact_lock(hashtext(?))', [`cohorts:${projectId}`]);
+
+/** Cohorts of a project (docs/cohorts.md): reads map rows to plain objects; writes are one transaction each. */
+export const CohortService = {
+  /** Non-deleted cohorts, newest id first. */
+  async list(ctx: AppContext, projectRef: unknown, args: PageArgs): Promise<Page<Cohort>> {
+    const { project } = await accessProject(ctx, projectRef, 'cohort:read');
+    const { limit, offset } = clampPage(args);
+    const rows: Array<Record<string, unknown>> = await ctx.em.execute(
+      `select c.*, count(*) over () as total from cohort c where c.project_id = ? and not c.deleted order by c.id desc limit ? offset ?`,
+      [project.id, limit, offset],
+    );
+    let count = rows.length ? Number(rows[0].total) : 0;
+    if (rows.length === 0 && offset > 0) {
+      const [row] = await ctx.em.execute<Array<{ count: string }>>('select count(*) from cohort where project_id = ? and not deleted', [
+        project.id,
+      ]);
+      count = Number(row.count);
+    }
+    return { count, results: rows.map(cohortFromRow), limit, offset };
+  },
+
+  /** Deleted cohorts too (`deleted: true`); another project's id is 404. */
+  async get(ctx: AppContext, projectRef: unknown, id: unknown): Promise<Cohort> {
+    const { project } = await accessProject(ctx, projectRef, 'cohort:read');
+    return findRow(ctx.em, project.id, id);
+  },
+
+  async create(ctx: AppContext, projectRef: unknown, input: unknown): Promise<Cohort> {
+    const access = await accessProject(ctx, projectRef, 'cohort:write');
+    const projectId = access.project.id;
+    return changingDefinitions(projectId, () =>
+      ctx.em.transactional(async (em) => {
+        await lockProjectCohorts(em, projectId);
+        const changes = await validateCohortInput(input, null, () => loadProjectCohorts(em, projectId));
+        const cohort = em.create(Cohort, {
+          project: access.project.id,
+          name: changes.name!,
+          description: changes.description ?? '',
+          filters: changes.filters ?? null,
+          isStatic: changes.isStatic ?? false,
+          deleted: changes.deleted ?? false,
+          createdBy: callerReference(em, access.caller),
+        });
+        await em.flush();
+        await logCohortCreated(em, access, cohort);
+        return { ...cohort, project: access.project };
+      }),
+    );
+  },
+
+  /** PATCH: absent fields unchanged; `deleted` soft-deletes and restores; `is_static` cannot change. */
+  async update(ctx: AppContext, projectRef: unknown, id: unknown, input: unknown): Promise<Cohort> {
+    const access = await accessProject(ctx, projectRef, 'cohort:write');
+    const projectId = access.project.id;
+    return changingDefinitions(projectId, () =>
+      ctx.em.transactional(async (em) => {
+        const cohortId = parseId(id);
+        if (cohortId === null) throw requestErrors.notFound();
+        await lockProjectCohorts(em, projectId);
+        const cohort = await em.findOne(Cohort, { id: cohortId, project: projectId });
+        if (!cohort) throw requestErrors.notFound();
+        const changes = await validateCohortInput(input, { id: cohort.id, isStatic: cohort.isStatic }, () =>
+          loadProjectCohorts(em, projectId),
+        );
+        const before = cohortSnapshot(cohort);
+        Object.assign(cohort, changes);
+        await em.flush();
+        await logCohortUpdated(em, access, before, cohort);
+        return cohort;
+      }),
+    );
+  },
+
+  /**
+   * Static members by distinct id (docs/cohorts.md): each resolves to the project's person
+   * (unknown ones skipped, repeats a no-op). Static membership is not in the SDK payload, so the
+   * cached definitions stay valid.
+   */
+  async addPersons(ctx: AppContext, projectRef: unknown, id: unknown, input: unknown): Promise<Cohort> {
+    const access = await accessProject(ctx, projectRef, 'cohort:write');
+    const cohort = await findRow(ctx.em, access.project.id, id);
+    const body = requireObject(input);
+    const distinctIds = parseDistinctIds(body.distinctIds).filter(storableText);
+    if (!cohort.isStatic) throw cohortErrors.notStatic();
+    if (cohort.deleted) throw cohortErrors.deleted();
+    if (distinctIds.length) {
+      await ctx.em.execute(
+        `insert into cohort_person (cohort_id, person_id)
+           select distinct ?::int, d.person_id from person_distinct_id d where d.project_id = ? and d.distinct_id in (?)
+         on conflict do nothing`,
+        [cohort.id, access.project.id, distinctIds],
+      );
+    }
+    return cohort;
+  },
+};

@@ -1,0 +1,143 @@
+import { fieldErrors } from '../../errors';
+import { cohortIdOfValue, referencedCohorts, type PropertyGroup } from '../../evaluation/cohort-match';
+import { hasField, parseBoolean, parseString, refuseUnstorableJson, requireObject } from '../../validation/fields';
+import { isPlainObject } from '../../validation/python';
+import { checkPropertiesRules } from '../feature-flag/flag-filters.properties';
+import type { CheckedProperty } from '../feature-flag/flag-filters.shapes';
+import { cohortErrors } from './cohort.errors';
+
+export interface CohortChanges {
+  name?: string;
+  description?: string;
+  isStatic?: boolean;
+  /** `{properties: <group>}` for dynamic cohorts; null for static ones. */
+  filters?: { properties: PropertyGroup } | null;
+  deleted?: boolean;
+}
+
+/** A project's cohorts as the reference checks see them: every one, deleted included. */
+export type ProjectCohorts = ReadonlyMap<number, { deleted: boolean; filters: Record<string, unknown> | null }>;
+
+const MAX_NAME = 400;
+const MAX_DEPTH = 20;
+
+/**
+ * docs/cohorts.md: `{type: AND|OR, values}`, values all groups or all leaves. Returns the
+ * person leaves (for the flag-filter operator and value rules) and the cohort ids referenced.
+ */
+function checkGroup(raw: unknown, depth: number, persons: CheckedProperty[], references: unknown[]): void {
+  if (!isPlainObject(raw) || (raw.type !== 'AND' && raw.type !== 'OR') || !Array.isArray(raw.values) || depth > MAX_DEPTH) {
+    throw cohortErrors.invalidFilters();
+  }
+  const groups = raw.values.filter((value) => isPlainObject(value) && hasField(value, 'values'));
+  if (groups.length > 0 && groups.length !== raw.values.length) throw cohortErrors.invalidFilters();
+  if (groups.length > 0) {
+    for (const group of groups) checkGroup(group, depth + 1, persons, references);
+    return;
+  }
+  raw.values.forEach((leaf, i) => {
+    if (!isPlainObject(leaf)) throw cohortErrors.invalidFilters();
+    if (leaf.negation !== undefined && leaf.negation !== null && typeof leaf.negation !== 'boolean') throw cohortErrors.invalidFilters();
+    if (leaf.type === 'behavioral') return; // stored, never evaluated; flags refuse such cohorts
+    if (leaf.type === 'cohort') {
+      references.push(leaf.value);
+      return;
+    }
+    if (leaf.type !== 'person' || typeof leaf.key !== 'string' || leaf.key === '') throw cohortErrors.invalidFilters();
+    if (leaf.operator !== undefined && leaf.operator !== null && typeof leaf.operator !== 'string') throw cohortErrors.invalidFilters();
+    persons.push({
+      path: `properties.values[${i}]`,
+      key: leaf.key,
+      value: leaf.value,
+      type: 'person',
+      operator: (leaf.operator as string | null | undefined) ?? null,
+      groupTypeIndex: null,
+    });
+  });
+}
+
+/** Whether `start`'s references lead back to `self` (a cohort being saved with these references). */
+function reachesSelf(self: number, start: number[], cohorts: ProjectCohorts): boolean {
+  const seen = new Set<number>();
+  const pending = [...start];
+  while (pending.length) {
+    const id = pending.pop()!;
+    if (id === self) return true;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const filters = cohorts.get(id)?.filters;
+    pending.push(...referencedCohorts(isPlainObject(filters) ? (filters.properties as PropertyGroup) : null));
+  }
+  return false;
+}
+
+/**
+ * Dynamic `filters` (docs/cohorts.md): the shape, then person leaves by the flag-filter
+ * operator and value rules (V4a–V4e), then every referenced cohort (non-deleted, this project),
+ * then cycles. `self` is the cohort being updated (null on create).
+ */
+export async function validateCohortFilters(
+  raw: unknown,
+  self: number | null,
+  cohorts: ProjectCohorts,
+): Promise<{ properties: PropertyGroup }> {
+  if (!isPlainObject(raw) || !hasField(raw, 'properties')) throw cohortErrors.invalidFilters();
+  const persons: CheckedProperty[] = [];
+  const references: unknown[] = [];
+  checkGroup(raw.properties, 0, persons, references);
+  await checkPropertiesRules(persons, async () => [], 'filters');
+  const ids: number[] = [];
+  for (const value of references) {
+    const id = cohortIdOfValue(value);
+    const cohort = id === null ? undefined : cohorts.get(id);
+    if (!cohort || cohort.deleted) throw cohortErrors.doesNotExist(value);
+    ids.push(id!);
+  }
+  if (self !== null && reachesSelf(self, ids, cohorts)) throw cohortErrors.circular();
+  refuseUnstorableJson(raw, 'filters');
+  return { properties: raw.properties as unknown as PropertyGroup };
+}
+
+/**
+ * A cohort write (input keyed by GraphQL field names), in the field table's order. `current` is
+ * the stored cohort on update. Static cohorts keep `filters` null whatever is sent.
+ */
+export async function validateCohortInput(
+  body: unknown,
+  current: { id: number; isStatic: boolean } | null,
+  loadCohorts: () => Promise<ProjectCohorts>,
+): Promise<CohortChanges> {
+  const input = requireObject(body);
+  const out: CohortChanges = {};
+  if (hasField(input, 'name')) out.name = parseString(input.name, 'name', { maxLength: MAX_NAME })!;
+  else if (!current) throw fieldErrors.required('name');
+  if (hasField(input, 'description')) out.description = parseString(input.description, 'description', { allowBlank: true })!;
+
+  let isStatic = current?.isStatic ?? false;
+  if (hasField(input, 'isStatic')) {
+    const sent = parseBoolean(input.isStatic, 'is_static')!;
+    if (current && sent !== current.isStatic) throw cohortErrors.isStaticImmutable();
+    isStatic = sent;
+    if (!current) out.isStatic = sent;
+  }
+
+  // SPEC-GAP: `filters` sent for a static cohort is ignored (not validated), as §5.1 says "ignored if sent".
+  if (isStatic) {
+    if (!current) out.filters = null;
+  } else if (hasField(input, 'filters')) {
+    out.filters = await validateCohortFilters(input.filters, current?.id ?? null, await loadCohorts());
+  } else if (!current) {
+    throw fieldErrors.required('filters');
+  }
+
+  if (hasField(input, 'deleted')) out.deleted = parseBoolean(input.deleted, 'deleted')!;
+  return out;
+}
+
+/** `POST /cohorts/:id/persons/`: a non-empty list of at most 10 000 strings. */
+export function parseDistinctIds(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 10_000 || !value.every((id) => typeof id === 'string')) {
+    throw cohortErrors.invalidDistinctIds();
+  }
+  return [...new Set(value as string[])];
+}

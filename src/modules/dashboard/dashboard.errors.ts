@@ -1,0 +1,10 @@
+import { fieldErrors } from '../../errors';
+
+/** The refusals of the flag's dashboard helpers (docs/dashboards.md), upstream's messages. */
+export const dashboardErrors = {
+  unableToGenerate: () => fieldErrors.invalidInput('Unable to generate usage dashboard'),
+  notFound: () => fieldErrors.invalidInput('Usage dashboard not found'),
+  alreadyEnriched: () => fieldErrors.invalidInput('Usage dashboard already has enriched data'),
+  noEnrichedAnalytics: () => fieldErrors.invalidInput('No enriched analytics available for this feature flag'),
+  unableToEnrich: () => fieldErrors.invalidInput('Unable to enrich usage dashboard'),
+};

@@ -1,0 +1,15 @@
+import DataLoader from 'dataloader';
+import type { AppContext } from '../../context';
+import type { DashboardRoot, TileRoot } from './dashboard.rows';
+import { loadDashboards } from './dashboard.service';
+import { computeTileResults, type InsightSeries } from './tile-results';
+
+/** Dashboards by id, and tile results for every tile a response shows, computed together (tile-results.ts). */
+export function createDashboardLoaders(ctx: AppContext) {
+  return {
+    dashboard: new DataLoader<number, DashboardRoot | null>((ids) => loadDashboards(ctx, ids)),
+    tileResult: new DataLoader<TileRoot, InsightSeries[], number>((tiles) => computeTileResults(ctx.em, tiles), {
+      cacheKeyFn: (tile) => tile.id,
+    }),
+  };
+}

@@ -1,0 +1,56 @@
+import { Arg, Ctx, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../context';
+import { DateTimeScalar, JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
+import { Experiment } from './experiment.entity';
+import { ExperimentResultsService } from './experiment-results.service';
+
+@ObjectType({ description: "An experiment metric's computed result (docs/experiment-results.md)." })
+export class ExperimentResults {
+  @Field(() => JSONObjectScalar, {
+    description: 'Funnel or trend counts with their statistics; for a secondary metric, a value per variant.',
+  })
+  result!: Record<string, unknown>;
+
+  @Field(() => DateTimeScalar, { description: 'When the result was computed.' })
+  lastRefresh!: Date;
+
+  @Field(() => Boolean, { description: 'True when served from the stored result instead of being computed now.' })
+  isCached!: boolean;
+}
+
+@Resolver(() => Experiment)
+export class ExperimentResultsResolver {
+  @FieldResolver(() => ExperimentResults, {
+    description: 'The primary metric per variant, with probabilities, significance and sample-ratio check.',
+  })
+  results(
+    @Root() experiment: Experiment,
+    @Ctx() ctx: AppContext,
+    @Arg('refresh', () => Boolean, { defaultValue: false }) refresh: boolean,
+  ) {
+    return ExperimentResultsService.primary(ctx, experiment, refresh);
+  }
+
+  @FieldResolver(() => ExperimentResults, { description: 'A secondary metric (0-based `index` into secondaryMetrics) per variant.' })
+  secondaryResults(
+    @Root() experiment: Experiment,
+    @Ctx() ctx: AppContext,
+    // An ID so the REST row can hand over `?id=` as sent; the service answers the API's 400s for bad values.
+    @Arg('index', () => ID, { nullable: true }) index: string | null,
+    @Arg('refresh', () => Boolean, { defaultValue: false }) refresh: boolean,
+  ) {
+    return ExperimentResultsService.secondary(ctx, experiment, index, refresh);
+  }
+
+  @Query(() => Boolean, {
+    description: 'False when an event the metric names, seen in the last 7 days, already carries a `$feature/…` property.',
+  })
+  experimentRequiresFlagImplementation(
+    @Ctx() ctx: AppContext,
+    @Arg('projectId', () => ID) projectId: string,
+    @Arg('events', () => JSONScalar, { nullable: true, description: "The metric's `events` entries (`[{id, type, order}]`)." })
+    events: unknown,
+  ) {
+    return ExperimentResultsService.requiresFlagImplementation(ctx, projectId, events);
+  }
+}

@@ -1,0 +1,30 @@
+import { ValidationError } from '../../../errors';
+
+const invalid = (detail: string) => new ValidationError('invalid', detail, null);
+
+/** The refusals of experiment results (docs/experiment-results.md): 400s, never cached. */
+export const resultErrors = {
+  noTargetMetric: () => invalid('Experiment has no target metric'),
+  onlyEvents: () => invalid('Experiment metrics can only use events'),
+  notFunnelOrTrend: () => invalid('Experiment metric must be a funnel or trend insight'),
+  notStarted: () => invalid('Experiment has not started yet'),
+  unsupportedMath: (math: string) => invalid(`Unsupported math: ${math}`),
+  propertyType: () => invalid('Experiment metric property filters must be of type event or person'),
+  // SPEC-GAP: date and semver operators have no SQL form here; refused with a clear 400 rather than guessed.
+  propertyOperator: (operator: string) => invalid(`Unsupported property operator in experiment metric: ${operator}`),
+  invalidRegex: () => invalid('Experiment metric property filter has an invalid regular expression'),
+  /** The exact JSON text the API answers when a variant has no data, keys in this order. */
+  noResults: (flags: { noEvents: boolean; noControl: boolean; noTest: boolean }) => {
+    const noFlagInfo = flags.noControl && flags.noTest;
+    return new ValidationError(
+      'no-results',
+      `{"no-events": ${flags.noEvents}, "no-flag-info": ${noFlagInfo}, "no-control-variant": ${flags.noControl}, "no-test-variant": ${flags.noTest}}`,
+      null,
+    );
+  },
+  noSecondaryMetrics: () => invalid('Experiment has no secondary metrics'),
+  secondaryIdRequired: () => invalid('Secondary metric id is required'),
+  secondaryIdNotInteger: () => invalid('Secondary metric id must be an integer'),
+  secondaryIdOutOfRange: () => invalid('Invalid metric ID'),
+  secondaryNotFunnelOrTrend: () => invalid('Secondary metrics need to be funnel or trend insights'),
+};

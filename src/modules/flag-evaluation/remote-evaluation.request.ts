@@ -1,0 +1,97 @@
+import { ValidationError } from '../../errors';
+import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../validation/fields';
+import { captureErrors } from '../ingestion/ingestion.errors';
+import type { PropertyOverlay } from './evaluation-subject';
+
+/** What one `/flags` or `/decide` request asks (docs/remote-evaluation.md ("The request")), read from its decoded body. */
+export interface RemoteEvaluationRequest {
+  /** The public token from the body (`token`, else `api_key`), else `?token=`; null when none. */
+  token: string | null;
+  /** The raw body, so the token is checked (401) before the fields (400). */
+  body: Json;
+}
+
+export interface RemoteEvaluationSubject {
+  distinctId: string;
+  /** Group type name → group key. */
+  groups: Record<string, string>;
+  overlay: PropertyOverlay;
+  /** null: every flag. */
+  flagKeys: Set<string> | null;
+  disableFlags: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+const nonEmptyText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+export const remoteEvaluationErrors = {
+  distinctIdRequired: () => new ValidationError('invalid', 'distinct_id is required', 'distinct_id'),
+  groupsNotAnObject: () => new ValidationError('invalid', 'groups must be an object', 'groups'),
+  notAnObject: () => captureErrors.malformed('Invalid JSON: expected an object'),
+};
+
+/** The decoded body text (capture's decoding, docs/ingestion.md §1.2) as JSON: empty means `{}`. */
+export function parseRemoteEvaluationBody(text: string, query: Record<string, unknown>): RemoteEvaluationRequest {
+  let body: Json = {};
+  if (text.trim() !== '') {
+    if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH))
+      throw captureErrors.malformed(`Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw captureErrors.malformed(`Invalid JSON: ${(error as Error).message}`);
+    }
+    // SPEC-GAP: a body that is JSON but not an object (a list, a string) is malformed; `null` is an empty body.
+    if (value !== null && !isObject(value)) throw remoteEvaluationErrors.notAnObject();
+    body = (value as Json | null) ?? {};
+  }
+  const token = [body.token, body.api_key, firstOf(query.token)].find(nonEmptyText) ?? null;
+  return { token, body };
+}
+
+/** An object of objects, keeping only the entries that are objects. */
+function objectsOf(value: unknown): Record<string, Json> {
+  if (!isObject(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, Json] => isObject(entry[1])));
+}
+
+/**
+ * The fields of docs/remote-evaluation.md ("The request"). Refused: a missing or unusable `distinct_id`, `groups` that
+ * is not an object. Read leniently (SPEC-GAP): `person_properties` or a `group_properties` entry that
+ * is not an object counts as none; a group key that is neither text nor a number is ignored; a
+ * `flag_keys` that is not a list means every flag, and non-text items in it name nothing.
+ */
+export function readSubject(body: Json): RemoteEvaluationSubject {
+  const raw = body.distinct_id;
+  // SPEC-GAP: the id is used as sent (not cut to 200 characters as capture does), so the answer equals
+  // evaluation_reasons and posthog-node's local evaluation for the same id.
+  const distinctId = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
+  if (typeof distinctId !== 'string' || distinctId === '') throw remoteEvaluationErrors.distinctIdRequired();
+
+  if (body.groups !== undefined && body.groups !== null && !isObject(body.groups)) throw remoteEvaluationErrors.groupsNotAnObject();
+  const groups: Record<string, string> = {};
+  for (const [name, key] of Object.entries(body.groups ?? {})) {
+    if (typeof key === 'string' && key !== '') groups[name] = key;
+    else if (typeof key === 'number' && Number.isFinite(key)) groups[name] = String(key);
+  }
+
+  const keys = Array.isArray(body.flag_keys)
+    ? body.flag_keys
+    : Array.isArray(body.flag_keys_to_evaluate)
+      ? body.flag_keys_to_evaluate
+      : null;
+  return {
+    distinctId,
+    groups,
+    overlay: {
+      personProperties: isObject(body.person_properties) ? body.person_properties : {},
+      groupProperties: objectsOf(body.group_properties),
+    },
+    flagKeys: keys ? new Set(keys.filter((key): key is string => typeof key === 'string')) : null,
+    disableFlags: body.disable_flags === true,
+  };
+}
