@@ -37,18 +37,40 @@ interface ActivityItem {
  */
 export function activityEnvelope(item: unknown, url: URL) {
   const { total_count: totalCount, page, limit, results } = item as ActivityItem;
-  const at = (target: number) => {
-    const params = new URLSearchParams(url.search);
-    params.set('page', String(target));
-    params.set('limit', String(limit));
-    return `${url.origin}${url.pathname}?${params.toString()}`;
-  };
+  const at = (target: number) => `${url.origin}${url.pathname}?${withParams(url.search, { page: String(target), limit: String(limit) })}`;
   return {
     results,
     next: totalCount <= page * limit ? null : at(page + 1),
     previous: page === 1 ? null : at(page - 1),
     total_count: totalCount,
   };
+}
+
+/**
+ * The query string with each named parameter's first occurrence given the new value where it stands
+ * (later repeats dropped) and the missing ones appended in the given order; every other parameter
+ * is kept byte for byte, as the client encoded it.
+ */
+function withParams(search: string, values: Record<string, string>): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const part of search.replace(/^\?/, '').split('&')) {
+    if (!part) continue;
+    const rawName = part.split('=', 1)[0];
+    let name: string;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      name = rawName;
+    }
+    if (!Object.prototype.hasOwnProperty.call(values, name)) parts.push(part);
+    else if (!seen.has(name)) {
+      seen.add(name);
+      parts.push(`${name}=${encodeURIComponent(values[name])}`);
+    }
+  }
+  for (const [name, value] of Object.entries(values)) if (!seen.has(name)) parts.push(`${name}=${encodeURIComponent(value)}`);
+  return parts.join('&');
 }
 
 const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({ type: [type, 'null'], ...extra });

@@ -1,5 +1,5 @@
 import type { Member, World } from '../helpers/factories';
-import { flagPaths, missingScope, NOT_FOUND, roleSteps, TIMESTAMP } from '../helpers/roles';
+import { flagPaths, missingScope, NOT_FOUND, orgPaths, roleSteps, TIMESTAMP } from '../helpers/roles';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
 
 /**
@@ -158,6 +158,31 @@ describe('the entry shape and what a flag write records', () => {
     expect((await flagActivity(flag.id)).total_count).toBe(4);
   });
 
+  it('records, on each flag, the role access a role deletion takes away', async () => {
+    const [first, second] = [await createFlag(), await createFlag()];
+    const role = await steps.createRole(world.organization, key, { name: `doomed-role-${++serial}` });
+    await steps.grant(world.project.id, key, first.id, role.id);
+    await steps.grant(world.project.id, key, second.id, role.id);
+    expectOk(await app.request(orgPaths(world.organization).role(role.id), { method: 'DELETE', key }), 204);
+    const shown = { role_id: role.id, role_name: role.name };
+    for (const flag of [first, second]) {
+      const { results, total_count } = await flagActivity(flag.id);
+      expect(total_count).toBe(3);
+      expect(results[0]).toMatchObject({ activity: 'updated', user: ownerShown(), detail: { name: flag.key } });
+      expect(results[0].detail.changes).toEqual([
+        { type: 'FeatureFlag', action: 'deleted', field: 'role_access', before: shown, after: null },
+      ]);
+    }
+  });
+
+  it('writes nothing for a new usage dashboard or a dashboard link', async () => {
+    const flag = await createFlag();
+    const generated = expectOk(await app.request(`${paths.flag(flag.id)}/dashboard`, { method: 'POST', key })).body;
+    expectOk(await patchFlag(flag.id, { analytics_dashboards: [generated.usage_dashboard] }));
+    const page = await flagActivity(flag.id);
+    expect(page.results.map((entry: any) => entry.activity)).toEqual(['created']);
+  });
+
   it("records the flag writes an experiment makes, as the caller's", async () => {
     const flagKey = `activity-experiment-${++serial}`;
     const filters = { events: [{ order: 0, id: '$pageview' }], properties: [] };
@@ -205,6 +230,20 @@ describe('never lost, never invented', () => {
     const page = await flagActivity(flag.id);
     expect(page.total_count).toBe(1);
     expect(page.results[0].activity).toBe('created');
+  });
+
+  it('writes no entry for a refused experiment update', async () => {
+    const base = `/api/projects/${world.project.id}/experiments`;
+    const filters = { events: [{ order: 0, id: '$pageview' }], properties: [] };
+    const experiment = expectOk(
+      await app.request(`${base}/`, { method: 'POST', key, body: { name: 'E', feature_flag_key: `refused-exp-${++serial}`, filters } }),
+      201,
+    ).body;
+    expect((await app.request(`${base}/${experiment.id}/`, { method: 'PATCH', key, body: { name: null } })).status).toBe(400);
+    expect((await app.request(`${base}/${experiment.id}/`, { method: 'PATCH', key, body: { start_date: 'not a date' } })).status).toBe(400);
+    const query = `query($p: ID!, $id: Int!) { experiment(projectId: $p, id: $id) { activity { totalCount results { activity } } } }`;
+    const res = await app.graphql(query, { p: String(world.project.id), id: experiment.id }, key);
+    expect(res.body.data.experiment.activity).toEqual({ totalCount: 1, results: [{ activity: 'created' }] });
   });
 
   it('writes one entry per update when updates race, each with the value it replaced', async () => {
@@ -270,6 +309,8 @@ describe('paging and access', () => {
     expect(reordered.previous).toBe(`${activityUrl()}?limit=5&x=1&page=1`);
     const onlyOther = expectOk(await get(`${pagedPaths.flags}/activity/?y=2`)).body;
     expect(onlyOther.next).toBe(`${activityUrl()}/?y=2&page=2&limit=10`);
+    const encoded = expectOk(await get(`${pagedPaths.flags}/activity?q=a%20b&page=1&limit=5&page=7`)).body;
+    expect(encoded.next).toBe(`${activityUrl()}?q=a%20b&page=2&limit=5`);
     const clamped = expectOk(await get(`${pagedPaths.flags}/activity?limit=2&page=2`)).body;
     expect(clamped.results.map((entry: any) => entry.detail.name)).toEqual(['12', '11']);
   });
@@ -426,6 +467,7 @@ describe('a flag with 10,000 entries', () => {
       expect.arrayContaining([
         expect.stringContaining('activity_log_item_index ON public.activity_log USING btree (project_id, scope, item_id, created_at, id)'),
         expect.stringContaining('activity_log_scope_index ON public.activity_log USING btree (project_id, scope, created_at, id)'),
+        expect.stringContaining('activity_log_project_index ON public.activity_log USING btree (project_id, created_at, id)'),
       ]),
     );
     const sql = await app.sqlDuring(() => app.request(`${path}?page=2`, { key }));

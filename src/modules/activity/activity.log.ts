@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ProjectAccess } from '../../auth/access';
 import { formatTimestampSeconds } from '../../graphql/scalars';
 import type { Experiment } from '../experiment/experiment.entity';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
@@ -26,6 +25,12 @@ export interface ActivityDetail {
   short_id: null;
 }
 
+/** Who writes an entry, and in which project: a project access, or what an organization-wide change knows. */
+export interface ActivityAuthor {
+  project: { id: number };
+  caller: { user: { id: number } };
+}
+
 interface Entry {
   scope: ActivityScope;
   itemId: number | string;
@@ -40,7 +45,7 @@ interface Entry {
  * `created_at` is the database's clock at this statement (after any row lock was taken), so the
  * entries of one item are ordered as its writes were.
  */
-export async function recordActivity(em: EntityManager, access: ProjectAccess, entry: Entry): Promise<void> {
+export async function recordActivity(em: EntityManager, access: ActivityAuthor, entry: Entry): Promise<void> {
   const detail: ActivityDetail = { changes: entry.changes, trigger: null, type: null, name: entry.name, short_id: null };
   await em.execute('insert into activity_log (project_id, scope, item_id, activity, user_id, detail) values (?, ?, ?, ?, ?, ?)', [
     access.project.id,
@@ -120,12 +125,12 @@ export function flagSnapshot(flag: FeatureFlag): FlagSnapshot {
   });
 }
 
-export function logFlagCreated(em: EntityManager, access: ProjectAccess, flag: FeatureFlag): Promise<void> {
+export function logFlagCreated(em: EntityManager, access: ActivityAuthor, flag: FeatureFlag): Promise<void> {
   return recordActivity(em, access, { scope: 'FeatureFlag', itemId: flag.id, activity: 'created', name: flag.key, changes: null });
 }
 
 /** `deleted`/`restored` when `deleted` flipped, else `updated`; nothing when no logged field changed. */
-export async function logFlagUpdated(em: EntityManager, access: ProjectAccess, before: FlagSnapshot, flag: FeatureFlag): Promise<void> {
+export async function logFlagUpdated(em: EntityManager, access: ActivityAuthor, before: FlagSnapshot, flag: FeatureFlag): Promise<void> {
   const changes = changesBetween('FeatureFlag', FLAG_FIELDS, before, flag);
   if (changes.length === 0) return;
   const activity = before.deleted !== flag.deleted ? (flag.deleted ? 'deleted' : 'restored') : 'updated';
@@ -138,7 +143,7 @@ export async function logFlagUpdated(em: EntityManager, access: ProjectAccess, b
  */
 export function logFlagRoleAccess(
   em: EntityManager,
-  access: ProjectAccess,
+  access: ActivityAuthor,
   flag: Pick<FeatureFlag, 'id' | 'key'>,
   role: { id: string; name: string },
   granted: boolean,
@@ -188,7 +193,7 @@ export function experimentSnapshot(experiment: Experiment): ExperimentSnapshot {
   });
 }
 
-export function logExperimentCreated(em: EntityManager, access: ProjectAccess, experiment: Experiment): Promise<void> {
+export function logExperimentCreated(em: EntityManager, access: ActivityAuthor, experiment: Experiment): Promise<void> {
   return recordActivity(em, access, {
     scope: 'Experiment',
     itemId: experiment.id,
@@ -200,7 +205,7 @@ export function logExperimentCreated(em: EntityManager, access: ProjectAccess, e
 
 export async function logExperimentUpdated(
   em: EntityManager,
-  access: ProjectAccess,
+  access: ActivityAuthor,
   before: ExperimentSnapshot,
   experiment: Experiment,
 ): Promise<void> {
@@ -209,7 +214,7 @@ export async function logExperimentUpdated(
   await recordActivity(em, access, { scope: 'Experiment', itemId: experiment.id, activity: 'updated', name: experiment.name, changes });
 }
 
-export function logExperimentDeleted(em: EntityManager, access: ProjectAccess, experiment: Experiment): Promise<void> {
+export function logExperimentDeleted(em: EntityManager, access: ActivityAuthor, experiment: Experiment): Promise<void> {
   return recordActivity(em, access, {
     scope: 'Experiment',
     itemId: experiment.id,
@@ -244,14 +249,14 @@ export function cohortSnapshot(cohort: CohortSnapshot): CohortSnapshot {
   return structuredClone({ name, description, filters, isStatic, deleted });
 }
 
-export function logCohortCreated(em: EntityManager, access: ProjectAccess, cohort: CohortSnapshot & { id: number }): Promise<void> {
+export function logCohortCreated(em: EntityManager, access: ActivityAuthor, cohort: CohortSnapshot & { id: number }): Promise<void> {
   return recordActivity(em, access, { scope: 'Cohort', itemId: cohort.id, activity: 'created', name: cohort.name, changes: null });
 }
 
 /** As for flags: `deleted`/`restored` when `deleted` flipped, else `updated`; nothing when nothing logged changed. */
 export async function logCohortUpdated(
   em: EntityManager,
-  access: ProjectAccess,
+  access: ActivityAuthor,
   before: CohortSnapshot,
   cohort: CohortSnapshot & { id: number },
 ): Promise<void> {

@@ -1,3 +1,4 @@
+import { logFlagRoleAccess } from '../activity/activity.log';
 import { callerReference } from '../../auth/access';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -55,12 +56,25 @@ export const RoleService = {
     return writeRole(ctx.em, access, role, input, mode);
   },
 
-  /** Its memberships and role-access records go with it (foreign keys cascade). */
+  /**
+   * Its memberships go with it (foreign keys cascade); its flag role-access records are removed
+   * first, each logged on its flag as a revoke, in the same transaction.
+   */
   async delete(ctx: AppContext, organizationRef: unknown, roleId: unknown): Promise<Role> {
     const access = await accessOrganization(ctx, organizationRef, 'organization:write');
     const role = await findRole(ctx.em, access.organization.id, roleId);
     requireAdmin(access);
-    await ctx.em.nativeDelete(Role, { id: role.id });
+    await ctx.em.transactional(async (em) => {
+      const revoked: Array<{ id: number; key: string; project_id: number }> = await em.execute(
+        `delete from feature_flag_role_access a using feature_flag f
+          where a.role_id = ? and f.id = a.feature_flag_id returning f.id, f.key, f.project_id`,
+        [role.id],
+      );
+      for (const flag of revoked) {
+        await logFlagRoleAccess(em, { project: { id: flag.project_id }, caller: access.caller }, flag, role, false);
+      }
+      await em.nativeDelete(Role, { id: role.id });
+    });
     return role;
   },
 };
