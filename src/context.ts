@@ -29,8 +29,9 @@ export interface AppContext {
   readonly loaders: Loaders;
   /** The SDK definitions, cached per project and change. */
   definitions: DefinitionsCache;
-  /** Memoised per request by src/auth/access.ts. */
-  caller?: Promise<Caller>;
+  /** Who is calling, looked up once per request by src/auth/access.ts (null until then). */
+  caller: Promise<Caller> | null;
+  /** Project access per project and scope, memoised per request by src/auth/access.ts. */
   projects: Map<string, Promise<ProjectAccess>>;
 }
 
@@ -40,11 +41,17 @@ export interface RequestSource extends Omit<RequestInfo, 'url'> {
 }
 
 /**
- * The only place that forks the EntityManager and makes loaders. It never throws on a missing
- * or bad credential: authorization raises that, so both transports answer the same 401.
+ * The only place that forks the EntityManager and makes loaders, for requests and CLI commands
+ * alike. It never throws on a missing or bad credential: authorization raises that, so both
+ * transports answer the same 401.
  */
-export function createContext(services: AppServices, source: RequestSource): AppContext {
-  let em: EntityManager | undefined;
+export function createContext(
+  services: AppServices,
+  source: RequestSource,
+  /** A CLI command's: the caller it acts as, and the EntityManager of its transaction, used as is. */
+  operator: { caller: Caller; em: EntityManager } | null = null,
+): AppContext {
+  let em: EntityManager | undefined = operator?.em;
   let loaders: Loaders | undefined;
   let url: URL | undefined;
   const request: RequestInfo = {
@@ -66,6 +73,8 @@ export function createContext(services: AppServices, source: RequestSource): App
     request,
     definitions: services.definitions,
     credential: extractCredential(request),
+    // An operator (the CLI) is the caller already; a request's caller comes from its credential.
+    caller: operator ? Promise.resolve(operator.caller) : null,
     projects: new Map(),
   };
   return ctx;

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { accessProject } from './auth/access';
+import type { ProjectAccess } from './auth/access';
 import type { AppContext } from './context';
 import type { FeatureFlag } from './modules/feature-flag/feature-flag.entity';
 import { canEditFlags } from './modules/feature-flag/feature-flag.permissions';
@@ -24,17 +24,23 @@ export function createLoaders(ctx: AppContext) {
     ...createActivityLoaders(em),
     ...createCohortLoaders(em),
     ...createDashboardLoaders(ctx),
-    /** `can_edit` decided for a whole page at once. */
-    canEditFlag: new DataLoader<FeatureFlag, boolean>(async (flags) => {
-      const byProject = new Map<number, FeatureFlag[]>();
-      for (const flag of flags) byProject.set(flag.project.id, [...(byProject.get(flag.project.id) ?? []), flag]);
-      const answers = new Map<FeatureFlag, boolean>();
-      for (const [projectId, group] of byProject) {
-        const access = await accessProject(ctx, projectId, 'feature_flag:read');
-        (await canEditFlags(em, access, group)).forEach((answer, i) => answers.set(group[i], answer));
-      }
-      return flags.map((flag) => answers.get(flag)!);
-    }),
+    /** `can_edit` decided for a whole page at once; the caller's project access is checked before the load. */
+    canEditFlag: new DataLoader<{ flag: FeatureFlag; access: ProjectAccess }, boolean, FeatureFlag>(
+      async (keys) => {
+        const byProject = new Map<number, { access: ProjectAccess; flags: FeatureFlag[] }>();
+        for (const { flag, access } of keys) {
+          const group = byProject.get(access.project.id) ?? { access, flags: [] };
+          group.flags.push(flag);
+          byProject.set(access.project.id, group);
+        }
+        const answers = new Map<FeatureFlag, boolean>();
+        for (const { access, flags } of byProject.values()) {
+          (await canEditFlags(em, access, flags)).forEach((answer, i) => answers.set(flags[i], answer));
+        }
+        return keys.map(({ flag }) => answers.get(flag)!);
+      },
+      { cacheKeyFn: ({ flag }) => flag },
+    ),
   };
 }
 

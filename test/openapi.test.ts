@@ -5,7 +5,7 @@ import { buildAppSchema } from '../src/graphql/schema';
 import { buildOpenApiDocument, openApiPath } from '../src/openapi/document';
 import { OPENAPI_FILE, printOpenApi } from '../src/openapi/emit-openapi';
 import { openApiDocument } from '../src/openapi/serve';
-import { projectScope, type Route } from '../src/rest/route';
+import { handlerRoute, projectScope, type Route } from '../src/rest/route';
 import { routes } from '../src/rest/routes';
 import { parseMetric, type Metric } from '../src/modules/experiment/results/metric';
 import { funnelResult, trendResult, type ShapeInput } from '../src/modules/experiment/results/results.shape';
@@ -69,25 +69,23 @@ describe('the OpenAPI document', () => {
 
   it('documents a row it cannot read a body from with an open schema, and takes what a row attaches', async () => {
     const rows: Route[] = [
-      {
+      handlerRoute({
         method: 'GET',
         path: '/api/projects/:project_id/things',
         auth: projectScope('feature_flag:read'),
-        kind: 'handler',
         handle: async () => undefined,
-      },
-      {
+      }),
+      handlerRoute({
         method: 'POST',
         path: '/api/projects/:project_id/things',
         auth: { ...projectScope('feature_flag:write'), security: [] },
-        kind: 'handler',
         handle: async () => undefined,
         docs: {
           status: 202,
           response: { type: 'object', properties: { queued: { type: 'boolean' } } },
           query: { dry_run: { schema: { type: 'boolean' } } },
         },
-      },
+      }),
     ];
     const generated = buildOpenApiDocument({ schema: await buildAppSchema(), routes: rows, outside: [], version: '0' }) as Json;
     const things = generated.paths['/api/projects/{project_id}/things'];

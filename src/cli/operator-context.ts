@@ -1,31 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/access';
-import type { AppContext } from '../context';
-import { createLoaders, type Loaders } from '../loaders';
-import type { DefinitionsCache } from '../modules/flag-evaluation/definitions-cache';
+import { createContext, type AppContext } from '../context';
+import { DefinitionsCache } from '../modules/flag-evaluation/definitions-cache';
+import { localEvaluationDefinitions } from '../modules/flag-evaluation/local-evaluation';
 import { userFromRow } from '../modules/user/user.rows';
 
 /**
  * An AppContext for a CLI command acting as one user of a project's organization, so the command
  * goes through the same services, rules and presentation as a request. The operator holds the
  * database, so there is no key to check: the caller is the user with an unscoped key (every scope,
- * no project limit); membership and flag edit rights are still checked as for that user.
+ * no project limit); membership and flag edit rights are still checked as for that user. SDK
+ * definitions are never cached here: a command is one short-lived process.
  */
 export function operatorContext(em: EntityManager, caller: Caller): AppContext {
-  let loaders: Loaders | undefined;
-  const ctx: AppContext = {
-    em,
-    get loaders() {
-      return (loaders ??= createLoaders(ctx));
-    },
-    request: { method: 'CLI', url: new URL('http://cli.invalid/'), headers: {}, query: {}, body: undefined },
-    credential: null,
-    // No command reads the SDK definitions; a running server drops its copy on its own (see README).
-    definitions: undefined as unknown as DefinitionsCache,
-    caller: Promise.resolve(caller),
-    projects: new Map(),
-  };
-  return ctx;
+  const definitions = new DefinitionsCache((projectId) => localEvaluationDefinitions(em, projectId), { trusted: false });
+  const source = { method: 'CLI', url: () => new URL('http://cli.invalid/'), headers: {}, query: {}, body: undefined };
+  return createContext({ em, definitions }, source, { caller, em });
 }
 
 /**

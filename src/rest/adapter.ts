@@ -70,8 +70,8 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
     const render = route.kind === 'mutation' && route.shape === 'one' ? compiledOperation(schema, route.render.document) : null;
     router.register(route.path, [route.method], async (koa: Context) => {
       const ctx = makeContext(koa);
-      const access = await route.auth.check(ctx, koa.params);
-      if (route.kind === 'handler') return route.handle(ctx, koa, access);
+      if (route.kind === 'handler') return route.serve(ctx, koa);
+      await route.auth.check(ctx, koa.params);
       if (route.kind === 'refused') throw requestErrors.hardDeleteRefused();
       if (route.kind === 'not_allowed') throw requestErrors.methodNotAllowed(koa.method, served(route.path));
       const request: RestRequest = {

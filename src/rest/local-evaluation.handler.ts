@@ -4,8 +4,7 @@ import type { AppContext } from '../context';
 import { ifNoneMatchHits } from '../modules/flag-evaluation/local-evaluation';
 
 /** The SDK hot path (docs/rest-api.md §4.5): the cached definitions body with its ETag, or 304 when the client has it. */
-export async function serveLocalEvaluation(ctx: AppContext, koa: Context, access: unknown): Promise<void> {
-  const { projectId } = access as LocalEvaluationAccess;
+export async function serveLocalEvaluation(ctx: AppContext, koa: Context, { projectId }: LocalEvaluationAccess): Promise<void> {
   const definitions = await ctx.definitions.get(projectId);
   // `send_cohorts` counts when present, whatever its value (docs/rest-api.md §4.5).
   const { body, etag } = Object.prototype.hasOwnProperty.call(koa.query, 'send_cohorts') ? definitions.withCohorts : definitions;

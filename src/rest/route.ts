@@ -1,8 +1,8 @@
 import type { DocumentNode } from 'graphql';
 import type { Context } from 'koa';
-import { accessProject, parseId } from '../auth/access';
-import { accessLocalEvaluation } from '../auth/local-evaluation-access';
-import { accessOrganization } from '../auth/organization-access';
+import { accessProject, parseId, type ProjectAccess } from '../auth/access';
+import { accessLocalEvaluation, type LocalEvaluationAccess } from '../auth/local-evaluation-access';
+import { accessOrganization, type OrganizationAccess } from '../auth/organization-access';
 import type { Scope } from '../auth/scopes';
 import type { AppContext } from '../context';
 import type { RouteDocs, SecurityRequirement } from '../openapi/types';
@@ -16,28 +16,31 @@ export interface RestRequest {
   input: unknown;
 }
 
-/** Who may call a row; checked before anything else the row does (docs/rest-api.md §1.3). */
-export interface RouteAuth {
+/**
+ * Who may call a row; checked before anything else the row does (docs/rest-api.md §1.3). `T` is
+ * what a successful check answers, which a `handler` row receives.
+ */
+export interface RouteAuth<T = unknown> {
   describe: string;
-  check(ctx: AppContext, params: Record<string, string>): Promise<unknown>;
+  check(ctx: AppContext, params: Record<string, string>): Promise<T>;
   /** The OpenAPI security requirements (src/openapi/document.ts); absent: any personal API key. `[]`: public. */
   security?: SecurityRequirement[];
 }
 
-export const projectScope = (scope: Scope): RouteAuth => ({
+export const projectScope = (scope: Scope): RouteAuth<ProjectAccess> => ({
   describe: `personal API key with ${scope} on the project`,
   check: (ctx, params) => accessProject(ctx, params.project_id, scope),
   security: [{ PersonalApiKey: [scope] }],
 });
 
-export const organizationScope = (scope: Scope): RouteAuth => ({
+export const organizationScope = (scope: Scope): RouteAuth<OrganizationAccess> => ({
   describe: `personal API key with ${scope} in the organization`,
   check: (ctx, params) => accessOrganization(ctx, params.organization_id, scope),
   security: [{ PersonalApiKey: [scope] }],
 });
 
 /** The local-evaluation paths: a personal key with `feature_flag:read`, or the project's secret token. */
-export const localEvaluationScope: RouteAuth = {
+export const localEvaluationScope: RouteAuth<LocalEvaluationAccess> = {
   describe: 'personal API key with feature_flag:read on the project, or its secret_api_token',
   check: (ctx, params) => accessLocalEvaluation(ctx, params.project_id),
   security: [{ PersonalApiKey: ['feature_flag:read'] }, { ProjectSecretToken: [] }],
@@ -52,7 +55,7 @@ export interface Operation {
   docs?: RouteDocs;
 }
 
-interface RouteBase {
+export interface RouteBase {
   method: Method;
   /** The documented path; it answers with and without a trailing slash. */
   path: string;
@@ -88,12 +91,20 @@ export type Route = RouteBase &
           }
         | { shape: 'empty' }
       ))
-    /** A hot path answered by a plain Koa handler (architecture: SDK definitions); `access` is what `auth` returned. */
-    | { kind: 'handler'; handle(ctx: AppContext, koa: Context, access: unknown): Promise<void> }
+    /** A hot path answered by a plain Koa handler (the SDK definitions); made by `handlerRoute`, which checks `auth` first. */
+    | { kind: 'handler'; serve(ctx: AppContext, koa: Context): Promise<void> }
     | { kind: 'refused' }
     /** A method the path does not serve but whose scope the contract names (§2.4): 405 after this row's auth. */
     | { kind: 'not_allowed' }
   );
+
+/** A `handler` row whose handler receives what its `auth` check answered, typed. */
+export function handlerRoute<T>(
+  row: Omit<RouteBase, 'auth'> & { auth: RouteAuth<T>; handle(ctx: AppContext, koa: Context, access: T): Promise<void> },
+): Route {
+  const { handle, ...rest } = row;
+  return { ...rest, kind: 'handler', serve: async (ctx, koa) => handle(ctx, koa, await row.auth.check(ctx, koa.params)) };
+}
 
 /** A path id for a GraphQL Int variable: malformed ids become 0, which no object has (404 after access checks). */
 export const pathId = (value: string | undefined) => parseId(value) ?? 0;

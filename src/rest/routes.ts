@@ -18,7 +18,16 @@ import { serveLocalEvaluation } from './local-evaluation.handler';
 import { DashboardResolver } from '../modules/dashboard/dashboard.resolver';
 import { dashboardById, dashboardsPage } from './dashboard-operations';
 import { localEvaluationDocs } from './local-evaluation.openapi';
-import { localEvaluationScope, organizationScope, pathId, projectScope, queryParams, type RestRequest, type Route } from './route';
+import {
+  handlerRoute,
+  localEvaluationScope,
+  organizationScope,
+  pathId,
+  projectScope,
+  queryParams,
+  type RestRequest,
+  type Route,
+} from './route';
 
 const flags = new FeatureFlagResolver();
 const roles = new RoleResolver();
@@ -187,14 +196,13 @@ export const routes: Route[] = [
     status: 200,
     shape: 'one',
   },
-  {
+  handlerRoute({
     method: 'GET',
     path: `${FLAGS}/local_evaluation`,
     auth: localEvaluationScope,
-    kind: 'handler',
     handle: serveLocalEvaluation,
     docs: localEvaluationDocs,
-  },
+  }),
   {
     method: 'GET',
     path: `${FLAGS}/my_flags`,
@@ -661,14 +669,9 @@ export const routes: Route[] = [
   },
 
   // The SDK polling paths (docs/evaluation.md §7.1): the project comes from `?token=`.
-  ...['/flags/definitions', '/api/feature_flag/local_evaluation'].map((path): Route => ({
-    method: 'GET',
-    path,
-    auth: localEvaluationScope,
-    kind: 'handler',
-    handle: serveLocalEvaluation,
-    docs: localEvaluationDocs,
-  })),
+  ...['/flags/definitions', '/api/feature_flag/local_evaluation'].map((path) =>
+    handlerRoute({ method: 'GET', path, auth: localEvaluationScope, handle: serveLocalEvaluation, docs: localEvaluationDocs }),
+  ),
 
   // Dashboards (docs/dashboards.md, docs/README.md decision 12): read-only; each tile's result is computed on the read.
   {

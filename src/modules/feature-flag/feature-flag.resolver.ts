@@ -87,7 +87,7 @@ export class FeatureFlagResolver {
 
   @FieldResolver(() => Boolean, { description: 'Whether the caller may change this flag.' })
   canEdit(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
-    return ctx.loaders.canEditFlag.load(flag);
+    return FeatureFlagService.canEdit(ctx, flag);
   }
 
   @FieldResolver(() => [Int], { description: 'Ids of the experiments using this flag, ascending.' })

@@ -30,6 +30,12 @@ export interface FlagListArgs extends PageArgs {
 
 /** The rules of the flag resource (docs/rest-api.md §3); both transports call these. */
 export const FeatureFlagService = {
+  /** Whether the caller may change the flag: access checked here, the rule decided for a whole page by the request's loader. */
+  async canEdit(ctx: AppContext, flag: FeatureFlag): Promise<boolean> {
+    const access = await accessProject(ctx, flag.project.id, 'feature_flag:read');
+    return ctx.loaders.canEditFlag.load({ flag, access });
+  },
+
   async list(ctx: AppContext, projectRef: unknown, args: FlagListArgs): Promise<Page<FeatureFlag>> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     const { limit, offset } = clampPage(args);
