@@ -1,10 +1,11 @@
+import { experimentErrors } from './experiment.errors';
 import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { containsPattern } from '../../db/sql';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessProject, parseId, type ProjectAccess, callerReference } from '../../auth/access';
 import type { AppContext } from '../../context';
-import { requestErrors, ValidationError } from '../../errors';
+import { requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
 import { requireObject } from '../../validation/fields';
 import { isPlainObject } from '../../validation/python';
@@ -28,8 +29,6 @@ export interface ExperimentListArgs extends PageArgs {
   search?: string | null;
   createdById?: number | null;
 }
-
-const invalid = (detail: string, attr: string | null) => new ValidationError('invalid', detail, attr);
 
 /** Experiments and their linked flag (docs/experiments.md §1–§5). Flag changes are ordinary flag writes. */
 export const ExperimentService = {
@@ -101,7 +100,7 @@ export const ExperimentService = {
         );
         validateExperimentFilters(changes, 'patch');
         if (changes.featureFlagKey !== undefined && changes.featureFlagKey !== flag.key) {
-          throw invalid("Can't update keys: feature_flag_key on Experiment", null);
+          throw experimentErrors.flagKeyFixed();
         }
         const flagChanges = wasDraft ? draftFlagChanges(flag, changes) : {};
         if (wasDraft && changes.startDate) flagChanges.active = true;
@@ -156,8 +155,8 @@ async function linkedFlag(em: EntityManager, access: ProjectAccess, changes: Exp
   const existing = await em.findOne(FeatureFlag, { project: access.project.id, key, deleted: false });
   if (existing) {
     const variants = variantsOf(existing);
-    if (variants.length < 2) throw invalid('Feature flag is not eligible for experiments.', 'feature_flag_key');
-    if (variants[0].key !== 'control') throw invalid('Feature flag must have control as the first variant.', 'feature_flag_key');
+    if (variants.length < 2) throw experimentErrors.flagNotEligible();
+    if (variants[0].key !== 'control') throw experimentErrors.controlNotFirst();
     if (changes.startDate && !existing.active) await updateFlag(em, access, existing, { active: true });
     return existing;
   }
@@ -201,5 +200,5 @@ function refuseVariantChange(flag: FeatureFlag, parameters: unknown): void {
   const sentKeys = Array.isArray(sent) ? sent.map((variant) => (isPlainObject(variant) ? variant.key : undefined)) : [];
   const sameKeys =
     sentKeys.length === flagKeys.length && new Set(sentKeys).size === sentKeys.length && sentKeys.every((key) => flagKeys.includes(key));
-  if (!sameKeys) throw invalid("Can't update feature_flag_variants on Experiment", null);
+  if (!sameKeys) throw experimentErrors.variantsFixed();
 }

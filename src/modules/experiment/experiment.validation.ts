@@ -1,3 +1,5 @@
+import { experimentErrors, invalid } from './experiment.errors';
+import { flagErrors } from '../feature-flag/feature-flag.errors';
 import { fieldErrors, ValidationError } from '../../errors';
 import { parseBoolean, parseDateTime, parseString, hasField, refuseUnstorableJson } from '../../validation/fields';
 import { isPlainObject } from '../../validation/python';
@@ -22,8 +24,6 @@ export const DEFAULT_VARIANTS = [
 
 const KEY_FORMAT = /^[a-zA-Z0-9_-]+$/;
 const MAX_VARIANTS = 20;
-
-const invalid = (detail: string, attr: string | null) => new ValidationError('invalid', detail, attr);
 
 /** The field parsers answer `invalid_input`; experiments use upstream's `invalid` (docs/experiments.md §2). */
 function asInvalid<T>(parse: () => T): T {
@@ -51,20 +51,20 @@ export function validateExperimentInput(input: Record<string, unknown>, mode: 'c
   if (hasField(input, 'featureFlagKey')) {
     const key = asInvalid(() => parseString(input.featureFlagKey, 'feature_flag_key', { maxLength: 400 })!);
     if (mode === 'create' && !KEY_FORMAT.test(key)) {
-      throw new ValidationError('invalid_key', 'Only letters, numbers, hyphens (-) & underscores (_) are allowed.', 'feature_flag_key');
+      throw flagErrors.invalidKey('feature_flag_key');
     }
     out.featureFlagKey = key;
   } else if (mode === 'create') throw fieldErrors.required('feature_flag_key');
   if (hasField(input, 'parameters')) out.parameters = validateParameters(input.parameters);
   if (hasField(input, 'secondaryMetrics')) {
     const metrics = input.secondaryMetrics;
-    if (metrics !== null && !Array.isArray(metrics)) throw invalid('secondary_metrics must be a list', 'secondary_metrics');
+    if (metrics !== null && !Array.isArray(metrics)) throw experimentErrors.secondaryMetricsNotList();
     refuseUnstorableJson(metrics, 'secondary_metrics');
     out.secondaryMetrics = metrics ?? [];
   }
   if (hasField(input, 'filters')) {
     if (input.filters === null) throw fieldErrors.null('filters');
-    if (!isPlainObject(input.filters)) throw invalid('filters must be a JSON object', 'filters');
+    if (!isPlainObject(input.filters)) throw experimentErrors.filtersNotObject();
     refuseUnstorableJson(input.filters, 'filters');
     out.filters = input.filters;
   }
@@ -75,49 +75,49 @@ export function validateExperimentInput(input: Record<string, unknown>, mode: 'c
 /** Rows 10 and 11: after row 9, which the service checks between. */
 export function validateExperimentFilters(changes: ExperimentChanges, mode: 'create' | 'patch'): void {
   if (mode === 'create' && (!changes.filters || Object.keys(changes.filters).length === 0)) {
-    throw invalid('Filters are required to create an Experiment', null);
+    throw experimentErrors.filtersRequired();
   }
   const properties = changes.filters?.properties;
   if (Array.isArray(properties) ? properties.length > 0 : isPlainObject(properties) && Object.keys(properties).length > 0) {
-    throw invalid('Experiments do not support global filter properties', null);
+    throw experimentErrors.globalProperties();
   }
 }
 
 /** Row 9: both dates set (stored merged with the request) and the end not after the start. */
 export function checkDateOrder(startDate: Date | null, endDate: Date | null): void {
-  if (startDate && endDate && endDate.getTime() <= startDate.getTime()) throw invalid('End date must be after start date', null);
+  if (startDate && endDate && endDate.getTime() <= startDate.getTime()) throw experimentErrors.endBeforeStart();
 }
 
 /** Row 5. `null` is stored as `{}`; unknown keys are kept untouched. */
 function validateParameters(value: unknown): Record<string, unknown> {
   if (value === null) return {};
-  if (!isPlainObject(value)) throw invalid('parameters must be a JSON object', 'parameters');
+  if (!isPlainObject(value)) throw experimentErrors.parametersNotObject();
   if (hasField(value, 'feature_flag_variants')) validateVariants(value.feature_flag_variants);
   const index = value.aggregation_group_type_index;
   if (index !== undefined && index !== null && !(Number.isInteger(index) && (index as number) >= 0 && (index as number) <= 4)) {
-    throw invalid('aggregation_group_type_index must be an integer between 0 and 4', 'parameters');
+    throw experimentErrors.aggregationIndex();
   }
   refuseUnstorableJson(value, 'parameters');
   return value;
 }
 
 function validateVariants(variants: unknown): void {
-  if (!Array.isArray(variants)) throw invalid('Feature flag variants must be a list', 'parameters');
+  if (!Array.isArray(variants)) throw experimentErrors.variantsNotList();
   // SPEC-GAP: `[]` means the default variants (docs/experiments.md §2), so the count rules skip it.
   if (variants.length === 0) return;
-  if (variants.length > MAX_VARIANTS) throw invalid('Feature flag variants must be less than 21', 'parameters');
-  if (variants.length === 1) throw invalid('Feature flag variants must contain at least 2 variants', 'parameters');
+  if (variants.length > MAX_VARIANTS) throw experimentErrors.tooManyVariants();
+  if (variants.length === 1) throw experimentErrors.oneVariant();
   const keys = variants.map((variant) => (isPlainObject(variant) && typeof variant.key === 'string' && variant.key ? variant.key : null));
-  if (keys.includes(null)) throw invalid('Each feature flag variant must have a key', 'parameters');
-  if (new Set(keys).size !== keys.length) throw invalid('Feature flag variant keys must be unique', 'parameters');
-  if (!keys.includes('control')) throw invalid('Feature flag variants must contain a control variant', 'parameters');
+  if (keys.includes(null)) throw experimentErrors.variantWithoutKey();
+  if (new Set(keys).size !== keys.length) throw experimentErrors.duplicateVariantKeys();
+  if (!keys.includes('control')) throw experimentErrors.noControl();
   const rollouts = (variants as Array<Record<string, unknown>>).map((variant) => variant.rollout_percentage);
   const isPercentage = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100;
   if (rollouts.some((value) => value !== undefined && !isPercentage(value))) {
-    throw invalid('Invalid variant definitions: Variant rollout percentages must be numbers between 0 and 100.', 'parameters');
+    throw experimentErrors.variantPercentage();
   }
   const sum = rollouts.reduce<number>((total, value) => total + ((value as number | undefined) ?? 0), 0);
-  if (Math.abs(sum - 100) > 1e-9) throw invalid('Invalid variant definitions: Variant rollout percentages must sum to 100.', 'parameters');
+  if (Math.abs(sum - 100) > 1e-9) throw experimentErrors.variantSum();
 }
 
 /** The variants a new or draft experiment's flag gets: as sent, or the defaults when absent or `[]`. */

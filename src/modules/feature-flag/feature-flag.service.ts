@@ -1,10 +1,12 @@
+import { flagErrors } from './feature-flag.errors';
+import { refuseUniqueViolation } from '../../db/unique-violation';
 import { containsPattern } from '../../db/sql';
 import { cohortInfoLoader } from '../cohort/cohort.lookups';
-import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, raw } from '@mikro-orm/core';
 import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
 import { accessProject, parseId, type ProjectAccess, callerReference } from '../../auth/access';
 import type { AppContext } from '../../context';
-import { authErrors, fieldErrors, requestErrors, ValidationError } from '../../errors';
+import { authErrors, requestErrors } from '../../errors';
 import { clampPage, type Page, type PageArgs } from '../../pagination';
 import { Dashboard } from '../dashboard/dashboard.entity';
 import { Experiment } from '../experiment/experiment.entity';
@@ -209,9 +211,7 @@ function keyHolders(em: EntityManager, projectId: number, selfId: number | null)
     async releaseDeletedHolder(key: string): Promise<void> {
       if (deletedHolder === null) return;
       if (await em.count(Experiment, { featureFlag: deletedHolder })) {
-        throw fieldErrors.invalidInput(
-          'Feature flag with this key already exists and is used in an experiment. Please delete the experiment before deleting the flag.',
-        );
+        throw flagErrors.keyHeldByExperiment();
       }
       await em.nativeDelete(FeatureFlag, { id: deletedHolder, project: projectId, key, deleted: true });
       em.getUnitOfWork().unsetIdentity(em.getReference(FeatureFlag, deletedHolder));
@@ -242,19 +242,10 @@ function applyChanges(flag: FeatureFlag, changes: FlagChanges): void {
 
 async function staleVersion(em: EntityManager, flag: FeatureFlag) {
   const writer = flag.lastModifiedBy ? await em.findOne(User, flag.lastModifiedBy.id, { fields: ['email'] }) : null;
-  return requestErrors.conflict(
-    `The feature flag was updated by ${writer?.email ?? 'another user'} since you started editing it. Please refresh and try again.`,
-  );
+  return flagErrors.updatedSince(writer?.email ?? null);
 }
 
 /** Two writers racing for one key: the unique index decides, and the loser gets the usual 400. */
-export async function withUniqueKey<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) {
-      throw new ValidationError('unique', 'There is already a feature flag with this key.', 'key');
-    }
-    throw error;
-  }
+export function withUniqueKey<T>(write: () => Promise<T>): Promise<T> {
+  return refuseUniqueViolation(write, flagErrors.keyTaken);
 }

@@ -1,4 +1,5 @@
-import { fieldErrors, ValidationError } from '../../errors';
+import { flagErrors } from './feature-flag.errors';
+import { fieldErrors } from '../../errors';
 import {
   refuseUnstorableJson,
   refuseUnstorableText,
@@ -91,12 +92,8 @@ export async function validateFlagInput(body: unknown, mode: WriteMode, lookups:
 
 async function validateKey(value: unknown, lookups: FlagValidationLookups): Promise<string> {
   const key = parseString(value, 'key', { maxLength: 400 })!;
-  if (await lookups.keyTaken(key)) {
-    throw new ValidationError('unique', 'There is already a feature flag with this key.', 'key');
-  }
-  if (!KEY_FORMAT.test(key)) {
-    throw new ValidationError('invalid_key', 'Only letters, numbers, hyphens (-) & underscores (_) are allowed.', 'key');
-  }
+  if (await lookups.keyTaken(key)) throw flagErrors.keyTaken();
+  if (!KEY_FORMAT.test(key)) throw flagErrors.invalidKey('key');
   return key;
 }
 

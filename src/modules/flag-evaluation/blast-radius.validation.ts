@@ -1,16 +1,9 @@
-import { fieldErrors } from '../../errors';
+import { blastRadiusErrors } from './blast-radius.errors';
 import { validateConditionProperties, type FiltersValidationOptions } from '../feature-flag/flag-filters.validation';
 import { filterErrors } from '../feature-flag/flag-filters.errors';
 import type { PropertyFilter } from '../../evaluation/property-match';
-import { isPlainObject, pyTypeName } from '../../validation/python';
+import { isPlainObject } from '../../validation/python';
 import type { BlastRadiusInput } from './blast-radius.types';
-
-export const blastRadiusErrors = {
-  missingCondition: () => fieldErrors.invalidInput('Missing condition for which to get blast radius'),
-  conditionNotObject: (value: unknown) => fieldErrors.invalidInput(`condition must be an object, got ${pyTypeName(value)}`),
-  indexNotInteger: (value: unknown) => fieldErrors.invalidInput(`group_type_index must be an integer or null, got ${pyTypeName(value)}`),
-  invalidGroupTypeIndex: () => fieldErrors.invalidInput('Invalid group type index for feature flag condition.'),
-};
 
 const MAX_GROUP_TYPE_INDEX = 4;
 

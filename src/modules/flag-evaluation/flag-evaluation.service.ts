@@ -1,7 +1,7 @@
+import { evaluationErrors } from './flag-evaluation.errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
-import { fieldErrors } from '../../errors';
 import { evaluateFlag, type EvaluationReason, type FlagValue } from '../../evaluation/evaluate-flag';
 import type { CohortDefinitions } from '../../evaluation/cohort-match';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
@@ -19,10 +19,6 @@ export interface MyFlag {
   featureFlag: FeatureFlag;
   value: FlagValue;
 }
-
-export const evaluationErrors = {
-  distinctIdRequired: () => fieldErrors.invalidInput('distinct_id is required'),
-};
 
 export interface SubjectEvaluation {
   flag: FeatureFlag;

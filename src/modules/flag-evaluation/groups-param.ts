@@ -1,9 +1,4 @@
-import { fieldErrors } from '../../errors';
-
-export const groupsErrors = {
-  invalidJson: () => fieldErrors.invalidInput('Invalid JSON in groups parameter'),
-  notAnObject: () => fieldErrors.invalidInput('groups must be a JSON object'),
-};
+import { groupsErrors } from './flag-evaluation.errors';
 
 /** The REST `groups` query parameter (docs/evaluation.md §9): URL-encoded JSON, default `{}`. */
 export function parseGroupsParam(raw: unknown): Record<string, unknown> {

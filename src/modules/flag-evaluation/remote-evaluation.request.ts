@@ -30,20 +30,19 @@ const nonEmptyText = (value: unknown): value is string => typeof value === 'stri
 export const remoteEvaluationErrors = {
   distinctIdRequired: () => new ValidationError('invalid', 'distinct_id is required', 'distinct_id'),
   groupsNotAnObject: () => new ValidationError('invalid', 'groups must be an object', 'groups'),
-  notAnObject: () => captureErrors.malformed('Invalid JSON: expected an object'),
+  notAnObject: () => captureErrors.notAnObject(),
 };
 
 /** The decoded body text (capture's decoding, docs/ingestion.md §1.2) as JSON: empty means `{}`. */
 export function parseRemoteEvaluationBody(text: string, query: Record<string, unknown>): RemoteEvaluationRequest {
   let body: Json = {};
   if (text.trim() !== '') {
-    if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH))
-      throw captureErrors.malformed(`Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH)) throw captureErrors.jsonTooDeep(MAX_JSON_DEPTH);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw captureErrors.malformed(`Invalid JSON: ${(error as Error).message}`);
+      throw captureErrors.invalidJson((error as Error).message);
     }
     // SPEC-GAP: a body that is JSON but not an object (a list, a string) is malformed; `null` is an empty body.
     if (value !== null && !isObject(value)) throw remoteEvaluationErrors.notAnObject();

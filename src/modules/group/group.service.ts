@@ -1,20 +1,12 @@
+import { groupErrors } from './group.errors';
 import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
-import { fieldErrors } from '../../errors';
 import { clampPage, type Page } from '../../pagination';
 import { containsPattern } from '../../db/sql';
 import { windowPage } from '../event/window-page';
 import type { GroupListArgs } from './group.inputs';
 import { GroupTypeMapping, MAX_GROUP_TYPES } from './group-type-mapping.entity';
 import { Group } from './group.entity';
-
-export const groupErrors = {
-  typeIndexRequired: () =>
-    fieldErrors.invalidInput(
-      'You must pass ?group_type_index= in this URL. To get a list of valid group types, call /api/:project_id/groups_types/.',
-      'group_type_index',
-    ),
-};
 
 /** Reads of groups and group types (docs/ingestion.md §6). */
 export const GroupService = {

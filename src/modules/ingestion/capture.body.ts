@@ -22,7 +22,7 @@ async function readRaw(ctx: Context): Promise<Buffer> {
     return await getRawBody(ctx.req, { length: /^\d+$/.test(length) ? Number(length) : undefined, limit: MAX_BODY_BYTES });
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') throw captureErrors.bodyTooLarge();
-    throw captureErrors.malformed('Failed to read the request body.');
+    throw captureErrors.unreadableBody();
   }
 }
 
@@ -37,7 +37,7 @@ async function inflate(data: Buffer): Promise<Buffer> {
     return await gunzipAsync(data, { maxOutputLength: MAX_BODY_BYTES, chunkSize: 256 * 1024 });
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw captureErrors.bodyTooLarge();
-    throw captureErrors.malformed(`Failed to decompress data. ${(error as Error).message}`);
+    throw captureErrors.undecompressable((error as Error).message);
   }
 }
 
@@ -59,7 +59,7 @@ export async function readCapturePayload(ctx: Context): Promise<string> {
     body = await inflate(body);
     inflated = true;
   } else if (contentEncoding !== '' && contentEncoding !== 'identity') {
-    throw captureErrors.malformed(`unsupported compression '${contentEncoding}'`);
+    throw captureErrors.unsupportedCompression(contentEncoding);
   }
 
   let compression = (first(ctx.query.compression) ?? '').trim().toLowerCase();
@@ -95,7 +95,7 @@ async function decoded(given: Buffer, compression: string, inflated: boolean): P
   if (compression === 'gzip' || compression === 'gzip-js') {
     if (!inflated) payload = await inflate(payload);
   } else if (compression !== '' && compression !== 'base64') {
-    throw captureErrors.malformed(`unsupported compression '${compression}'`);
+    throw captureErrors.unsupportedCompression(compression);
   } else if (!inflated && isGzip(payload)) {
     payload = await inflate(payload);
   }

@@ -49,9 +49,9 @@ export function uuidv7(now = Date.now()): string {
 
 function distinctIdOf(item: Json, properties: Json | null): string {
   const value = [item.distinct_id, item.$distinct_id, properties?.distinct_id].find((v) => v !== undefined && v !== null);
-  if (value === undefined) throw captureErrors.invalidEvent('All events must have the event field "distinct_id"!');
+  if (value === undefined) throw captureErrors.distinctIdMissing();
   const text = typeof value === 'number' ? String(value) : value;
-  if (typeof text !== 'string' || text.trim() === '') throw captureErrors.invalidEvent('Event field "distinct_id" should not be blank!');
+  if (typeof text !== 'string' || text.trim() === '') throw captureErrors.distinctIdBlank();
   return cut(text, MAX_DISTINCT_ID);
 }
 
@@ -71,20 +71,18 @@ function mergeTopLevelSets(item: Json, properties: Json): Json {
  * SPEC-GAP: within an event the checks run event name, distinct id, uuid, properties.
  */
 export function validateEvent(item: unknown, sentAt: Date | null, now: Date): CapturedEvent {
-  if (!isObject(item)) throw captureErrors.invalidEvent(`All events must be JSON objects, received ${jsonTypeName(item)}!`);
+  if (!isObject(item)) throw captureErrors.eventNotObject(jsonTypeName(item));
   const { event } = item;
-  if (event === undefined || event === null || event === '')
-    throw captureErrors.invalidEvent('All events must have the event name field "event"!');
-  if (typeof event !== 'string') throw captureErrors.invalidEvent('Event field "event" must be a string!');
-  if (characters(event) > MAX_EVENT_NAME)
-    throw captureErrors.invalidEvent(`Event field "event" must be at most ${MAX_EVENT_NAME} characters!`);
+  if (event === undefined || event === null || event === '') throw captureErrors.eventNameMissing();
+  if (typeof event !== 'string') throw captureErrors.eventNameNotString();
+  if (characters(event) > MAX_EVENT_NAME) throw captureErrors.eventNameTooLong(MAX_EVENT_NAME);
   const rawProperties = item.properties;
   const distinctId = distinctIdOf(item, isObject(rawProperties) ? rawProperties : null);
   if (item.uuid !== undefined && item.uuid !== null && !isUuid(item.uuid)) {
-    throw captureErrors.invalidEvent('Event field "uuid" is not a valid UUID!');
+    throw captureErrors.uuidInvalid();
   }
   if (rawProperties !== undefined && rawProperties !== null && !isObject(rawProperties)) {
-    throw captureErrors.invalidEvent(`Properties must be a JSON object, received ${jsonTypeName(rawProperties)}!`);
+    throw captureErrors.propertiesNotObject(jsonTypeName(rawProperties));
   }
   const properties = mergeTopLevelSets(item, rawProperties ?? {});
   return {

@@ -41,13 +41,12 @@ function sanitize(value: unknown): unknown {
 export function parseCapturePayload(text: string, query: Record<string, unknown>): CapturePayload {
   if (text.trim() === '') throw captureErrors.noData();
   // Depth first, on the text: parsing 20 MB of `[` would build ten million nested arrays before any check.
-  if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH))
-    throw captureErrors.malformed(`Invalid JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH)) throw captureErrors.jsonTooDeep(MAX_JSON_DEPTH);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw captureErrors.malformed(`Invalid JSON: ${(error as Error).message}`);
+    throw captureErrors.invalidJson((error as Error).message);
   }
   if (UNSTORABLE_ESCAPE.test(text)) value = sanitize(value);
 
@@ -57,14 +56,14 @@ export function parseCapturePayload(text: string, query: Record<string, unknown>
   if (Array.isArray(value)) {
     items = value;
   } else if (isObject(value) && 'batch' in value) {
-    if (!Array.isArray(value.batch)) throw captureErrors.malformed('"batch" must be a list of events');
+    if (!Array.isArray(value.batch)) throw captureErrors.batchNotList();
     envelope = value;
     items = value.batch;
   } else if (isObject(value)) {
     items = Object.keys(value).length === 0 ? [] : [value];
   } else {
     // SPEC-GAP: a bare string, number or boolean is malformed; `null` is no data.
-    throw captureErrors.malformed('Invalid JSON: expected an object or a list of events');
+    throw captureErrors.notEventsJson();
   }
   if (items.length === 0) throw captureErrors.noData();
 

@@ -6,6 +6,8 @@ export const MAX_EVENTS = 10_000;
 export const MAX_EVENT_BYTES = 1024 * 1024;
 
 const invalidPayload = (detail: string) => new ValidationError('invalid_payload', detail);
+const malformed = (reason: string) => invalidPayload(`Malformed request data: ${reason}`);
+const invalidEvent = (reason: string) => invalidPayload(`Invalid payload: ${reason}`);
 
 /** The capture protocol's refusals (docs/ingestion.md §1.3), exactly as SDKs expect them. */
 export const captureErrors = {
@@ -15,7 +17,14 @@ export const captureErrors = {
       'Connection',
       'close',
     ),
-  malformed: (reason: string) => invalidPayload(`Malformed request data: ${reason}`),
+  unreadableBody: () => malformed('Failed to read the request body.'),
+  undecompressable: (reason: string) => malformed(`Failed to decompress data. ${reason}`),
+  unsupportedCompression: (name: string) => malformed(`unsupported compression '${name}'`),
+  jsonTooDeep: (levels: number) => malformed(`Invalid JSON: nested deeper than ${levels} levels`),
+  invalidJson: (reason: string) => malformed(`Invalid JSON: ${reason}`),
+  batchNotList: () => malformed('"batch" must be a list of events'),
+  notEventsJson: () => malformed('Invalid JSON: expected an object or a list of events'),
+  notAnObject: () => malformed('Invalid JSON: expected an object'),
   noData: () =>
     new ValidationError('no_data', 'No data found. Make sure to use a POST request when sending the payload in the body of the request.'),
   missingToken: () =>
@@ -34,6 +43,13 @@ export const captureErrors = {
     ),
   tooManyEvents: () => new AppError(413, 'invalid_request', 'payload_too_large', `Request contains more than ${MAX_EVENTS} events.`),
   eventTooLarge: () => new AppError(413, 'invalid_request', 'payload_too_large', 'Event exceeds 1 MB.'),
-  invalidEvent: (reason: string) => invalidPayload(`Invalid payload: ${reason}`),
+  distinctIdMissing: () => invalidEvent('All events must have the event field "distinct_id"!'),
+  distinctIdBlank: () => invalidEvent('Event field "distinct_id" should not be blank!'),
+  eventNotObject: (type: string) => invalidEvent(`All events must be JSON objects, received ${type}!`),
+  eventNameMissing: () => invalidEvent('All events must have the event name field "event"!'),
+  eventNameNotString: () => invalidEvent('Event field "event" must be a string!'),
+  eventNameTooLong: (max: number) => invalidEvent(`Event field "event" must be at most ${max} characters!`),
+  uuidInvalid: () => invalidEvent('Event field "uuid" is not a valid UUID!'),
+  propertiesNotObject: (type: string) => invalidEvent(`Properties must be a JSON object, received ${type}!`),
   unavailable: () => new AppError(503, 'server_error', 'server_error', 'Unable to store events. Please try again.'),
 };

@@ -1,9 +1,10 @@
+import { keyErrors } from './personal-api-key.errors';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { authenticate, parseId, type CallerKey } from '../../auth/access';
 import { generatePersonalApiKey, hashPersonalApiKey, maskPersonalApiKey } from '../../auth/personal-api-key';
 import { isValidScope, scopesAllow, type Scope } from '../../auth/scopes';
 import type { AppContext } from '../../context';
-import { authErrors, fieldErrors, requestErrors } from '../../errors';
+import { fieldErrors, requestErrors } from '../../errors';
 import { formatTimestamp } from '../../graphql/scalars';
 import { hasField, isUuid, parseInteger, parseList, parseString, requireObject } from '../../validation/fields';
 import { User } from '../user/user.entity';
@@ -25,18 +26,6 @@ export interface KeyLimits {
   scopedTeams: number[] | null;
   scopedOrganizations: string[] | null;
 }
-
-export const keyErrors = {
-  invalidScope: (scope: string) => fieldErrors.invalidInput(`Invalid scope: ${scope}`, 'scopes'),
-  tooMany: () =>
-    fieldErrors.invalidInput(`You can only have ${MAX_KEYS_PER_USER} personal API keys. Remove an existing key before creating a new one.`),
-  notMemberOfProjects: () =>
-    fieldErrors.invalidInput('You must be a member of all projects that you are scoping the key to.', 'scoped_teams'),
-  notMemberOfOrganizations: () =>
-    fieldErrors.invalidInput('You must be a member of all organizations that you are scoping the key to.', 'scoped_organizations'),
-  broaderThanCaller: () => authErrors.forbidden('API key cannot create a key with more access than its own.'),
-  revokeBroader: () => authErrors.forbidden('API key cannot revoke a key with more access than its own.'),
-};
 
 const unlimitedScopes = (scopes: string[] | null) => !scopes || scopes.length === 0 || scopes.includes('*');
 
@@ -153,14 +142,12 @@ export const PersonalApiKeyService = {
     const invalidScope = options.scopes?.find((scope) => !isValidScope(scope));
     if (invalidScope !== undefined) throw keyErrors.invalidScope(invalidScope);
     const invalidOrganization = options.organizations?.find((id) => !isUuid(id));
-    if (invalidOrganization !== undefined)
-      throw fieldErrors.invalidInput(`Invalid organization id: ${invalidOrganization}`, 'scoped_organizations');
-    if (options.projects?.some((id) => parseId(id) === null))
-      throw fieldErrors.invalidInput('Project ids must be positive integers.', 'scoped_teams');
+    if (invalidOrganization !== undefined) throw keyErrors.invalidOrganizationId(invalidOrganization);
+    if (options.projects?.some((id) => parseId(id) === null)) throw keyErrors.invalidProjectIds();
     if ((options.label ?? '').length > MAX_LABEL_LENGTH) throw fieldErrors.maxLength('label', MAX_LABEL_LENGTH);
     if (user.id) {
       await em.execute('select id from app_user where id = ? for update', [user.id]);
-      if ((await em.count(PersonalApiKey, { user: user.id })) >= MAX_KEYS_PER_USER) throw keyErrors.tooMany();
+      if ((await em.count(PersonalApiKey, { user: user.id })) >= MAX_KEYS_PER_USER) throw keyErrors.tooMany(MAX_KEYS_PER_USER);
     }
     const key = generatePersonalApiKey();
     const record = em.create(PersonalApiKey, {

@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { refuseUniqueViolation } from '../../db/unique-violation';
 import { accessProject, parseId, type ProjectAccess } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
@@ -58,18 +58,17 @@ export const FeatureFlagRoleAccessService = {
       : null;
     if (!role) throw fieldErrors.doesNotExist('role_id', pyRepr(roleId));
     if (await ctx.em.count(FeatureFlagRoleAccess, { featureFlag: flag.id, role: role.id })) throw roleErrors.roleAlreadyHasAccess();
-    try {
-      // The grant and its activity entry (on the flag) commit together.
-      return await ctx.em.transactional(async (em) => {
-        const record = em.create(FeatureFlagRoleAccess, { featureFlag: flag, role });
-        await em.flush();
-        await logFlagRoleAccess(em, access, flag, role, true);
-        return record;
-      });
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw roleErrors.roleAlreadyHasAccess();
-      throw error;
-    }
+    // The grant and its activity entry (on the flag) commit together.
+    return refuseUniqueViolation(
+      () =>
+        ctx.em.transactional(async (em) => {
+          const record = em.create(FeatureFlagRoleAccess, { featureFlag: flag, role });
+          await em.flush();
+          await logFlagRoleAccess(em, access, flag, role, true);
+          return record;
+        }),
+      roleErrors.roleAlreadyHasAccess,
+    );
   },
 
   async delete(ctx: AppContext, projectRef: unknown, flagId: unknown, id: unknown): Promise<FeatureFlagRoleAccess> {

@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { refuseUniqueViolation } from '../../db/unique-violation';
 import { accessOrganization, requireAdmin } from '../../auth/organization-access';
 import { parseId, callerReference } from '../../auth/access';
 import type { AppContext } from '../../context';
@@ -42,13 +42,7 @@ export const ResourceAccessService = {
       accessLevel: level,
       createdBy: callerReference(ctx.em, access.caller),
     });
-    try {
-      await ctx.em.flush();
-    } catch (error) {
-      // Two admins creating the record at once: the unique index decides.
-      if (error instanceof UniqueConstraintViolationException) throw roleErrors.resourceAccessExists();
-      throw error;
-    }
+    await refuseUniqueViolation(() => ctx.em.flush(), roleErrors.resourceAccessExists);
     return record;
   },
 

@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { refuseUniqueViolation } from '../../db/unique-violation';
 import { accessOrganization, requireAdmin } from '../../auth/organization-access';
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
@@ -36,13 +36,7 @@ export const RoleMembershipService = {
     if (!user || !member) throw roleErrors.userDoesNotExist();
     if (await ctx.em.count(RoleMembership, { role: role.id, user: user.id })) throw roleErrors.alreadyMember();
     const membership = ctx.em.create(RoleMembership, { role, user });
-    try {
-      await ctx.em.flush();
-    } catch (error) {
-      // The same user added twice at once: the unique index decides.
-      if (error instanceof UniqueConstraintViolationException) throw roleErrors.alreadyMember();
-      throw error;
-    }
+    await refuseUniqueViolation(() => ctx.em.flush(), roleErrors.alreadyMember);
     return membership;
   },
 

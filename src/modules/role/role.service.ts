@@ -1,6 +1,6 @@
+import { refuseUniqueViolation } from '../../db/unique-violation';
 import { logFlagRoleAccess } from '../activity/activity.log';
 import { callerReference } from '../../auth/access';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessOrganization, requireAdmin, type OrganizationAccess } from '../../auth/organization-access';
 import type { AppContext } from '../../context';
@@ -111,12 +111,6 @@ async function writeRole(
     });
   if (name !== undefined) target.name = name;
   if (level !== undefined) target.featureFlagsAccessLevel = level;
-  try {
-    await em.flush();
-  } catch (error) {
-    // Two admins naming roles alike at once: the unique index decides.
-    if (error instanceof UniqueConstraintViolationException) throw roleErrors.nameTaken();
-    throw error;
-  }
+  await refuseUniqueViolation(() => em.flush(), roleErrors.nameTaken);
   return target;
 }
