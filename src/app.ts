@@ -12,7 +12,7 @@ import { graphiqlMiddleware } from './graphql/graphiql';
 import { formatGraphQLError, isInternal } from './graphql/errors';
 import { apolloLimits } from './graphql/limits';
 import { buildAppSchema } from './graphql/schema';
-import { captureHandler } from './modules/ingestion/capture.handler';
+import { captureHandler } from './rest/capture.handler';
 import { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
 import { localEvaluationDefinitions } from './modules/flag-evaluation/local-evaluation';
 import { restRouter } from './rest/adapter';

@@ -9,21 +9,21 @@ import { EventResolver } from '../modules/event/event.resolver';
 import { GroupResolver } from '../modules/group/group.resolver';
 import { PersonResolver } from '../modules/person/person.resolver';
 import { PersonalApiKeyResolver } from '../modules/personal-api-key/personal-api-key.resolver';
-import { FeatureFlagRoleAccessFieldResolver, FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
-import {
-  OrganizationAccessLevelResolver,
-  ResourceAccessResolver,
-  RoleMembershipResolver,
-  RoleResolver,
-} from '../modules/role/role.resolver';
-import { MeResolver, OrganizationResolver } from '../modules/user/me.resolver';
-import {
-  DashboardResolver,
-  DashboardTileResolver,
-  FeatureFlagDashboardResolver,
-  InsightResolver,
-} from '../modules/dashboard/dashboard.resolver';
-import { ActivityResolver, ExperimentActivityResolver, FeatureFlagActivityResolver } from '../modules/activity/activity.resolver';
+import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
+import { FeatureFlagRoleAccessFieldResolver } from '../modules/role/feature-flag-role-access-field.resolver';
+import { RoleResolver } from '../modules/role/role.resolver';
+import { RoleMembershipResolver } from '../modules/role/role-membership.resolver';
+import { ResourceAccessResolver } from '../modules/role/resource-access.resolver';
+import { OrganizationAccessLevelResolver } from '../modules/role/organization-access-level.resolver';
+import { MeResolver } from '../modules/user/me.resolver';
+import { OrganizationResolver } from '../modules/organization/organization.resolver';
+import { DashboardResolver } from '../modules/dashboard/dashboard.resolver';
+import { DashboardTileResolver } from '../modules/dashboard/dashboard-tile.resolver';
+import { InsightResolver } from '../modules/dashboard/insight.resolver';
+import { FeatureFlagDashboardResolver } from '../modules/dashboard/feature-flag-dashboard.resolver';
+import { ActivityResolver } from '../modules/activity/activity.resolver';
+import { FeatureFlagActivityResolver } from '../modules/activity/feature-flag-activity.resolver';
+import { ExperimentActivityResolver } from '../modules/activity/experiment-activity.resolver';
 
 export const resolvers = [
   MeResolver,

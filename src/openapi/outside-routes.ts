@@ -1,4 +1,4 @@
-import { captureOperations } from '../modules/ingestion/capture.openapi';
+import { captureOperations } from '../rest/capture.openapi';
 import { remoteEvaluationOperations } from '../rest/remote-evaluation.openapi';
 import type { OutsideOperation } from './types';
 

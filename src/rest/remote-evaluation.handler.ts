@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../context';
 import { requestErrors } from '../errors';
 import { answerPreflight, sdkCors } from '../http/sdk-cors';
-import { readCapturePayload, readQueryPayload } from '../modules/ingestion/capture.body';
+import { readCapturePayload, readQueryPayload } from './capture.body';
 import { captureErrors } from '../modules/ingestion/ingestion.errors';
 import { evaluateRemotely } from '../modules/flag-evaluation/remote-evaluation.service';
 import { parseRemoteEvaluationBody, readSubject } from '../modules/flag-evaluation/remote-evaluation.request';

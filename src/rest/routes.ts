@@ -3,7 +3,9 @@ import { FeatureFlagCreateInput, FeatureFlagUpdateInput } from '../modules/featu
 import { ExperimentResolver } from '../modules/experiment/experiment.resolver';
 import type { ExperimentCreateInput, ExperimentUpdateInput } from '../modules/experiment/experiment.inputs';
 import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
-import { ResourceAccessResolver, RoleMembershipResolver, RoleResolver } from '../modules/role/role.resolver';
+import { RoleResolver } from '../modules/role/role.resolver';
+import { RoleMembershipResolver } from '../modules/role/role-membership.resolver';
+import { ResourceAccessResolver } from '../modules/role/resource-access.resolver';
 import type { FeatureFlagRoleAccessInput, ResourceAccessInput, RoleInput, RoleMembershipInput } from '../modules/role/role.inputs';
 import { PersonalApiKeyResolver, type PersonalApiKeyInput } from '../modules/personal-api-key/personal-api-key.resolver';
 import { CohortResolver } from '../modules/cohort/cohort.resolver';

@@ -48,3 +48,7 @@ export class ActivityPage {
   @Field(() => Int, { description: 'Entries per page.' }) limit!: number;
   @Field(() => [ActivityEntry]) results!: ActivityEntry[];
 }
+
+/** The paging arguments' descriptions, shared by every activity field. */
+export const PAGE_DESCRIPTION = '1-based; invalid or below 1 means 1.';
+export const LIMIT_DESCRIPTION = 'Entries per page: 10 by default, at most 1000; invalid or below 1 means 10.';

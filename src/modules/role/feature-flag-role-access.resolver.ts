@@ -6,7 +6,6 @@ import { FeatureFlagRoleAccess } from './feature-flag-role-access.entity';
 import { FeatureFlagRoleAccessService } from './feature-flag-role-access.service';
 import { Role } from './role.entity';
 import { FeatureFlagRoleAccessInput, PageArgsInput } from './role.inputs';
-import type { FlagRoot } from '../feature-flag/feature-flag.rows';
 
 const FeatureFlagRoleAccessPage = PageOf(FeatureFlagRoleAccess, 'FeatureFlagRoleAccessPage');
 
@@ -60,13 +59,5 @@ export class FeatureFlagRoleAccessResolver {
   @FieldResolver(() => Role)
   role(@Root() record: FeatureFlagRoleAccess, @Ctx() ctx: AppContext) {
     return ctx.loaders.role.load(record.role.id);
-  }
-}
-
-@Resolver(() => FeatureFlag)
-export class FeatureFlagRoleAccessFieldResolver {
-  @FieldResolver(() => [FeatureFlagRoleAccess], { description: 'The roles granted edit rights on this flag.' })
-  roleAccess(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
-    return ctx.loaders.flagRoleAccess.load(flag.id);
   }
 }

@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import { gunzip, gunzipSync } from 'node:zlib';
 import getRawBody from 'raw-body';
 import type { Context } from 'koa';
-import { captureErrors, MAX_BODY_BYTES } from './ingestion.errors';
+import { captureErrors, MAX_BODY_BYTES } from '../modules/ingestion/ingestion.errors';
 
 const gunzipAsync = promisify(gunzip);
 const GZIP_MAGIC = [0x1f, 0x8b];

@@ -1,15 +1,15 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { AppError, requestErrors } from '../../errors';
-import { answerPreflight, sdkCors } from '../../http/sdk-cors';
+import { AppError, requestErrors } from '../errors';
+import { answerPreflight, sdkCors } from '../http/sdk-cors';
 import { readCapturePayload } from './capture.body';
-import { validateEvent, type CapturedEvent } from './capture.event';
-import { parseCapturePayload } from './capture.payload';
-import { captureErrors, MAX_EVENT_BYTES, MAX_EVENTS } from './ingestion.errors';
-import { ingestEvents } from './ingestion.service';
-import { isRetryable, isUnavailable } from './ingestion.sql';
-import { projectIdForToken } from '../project/project.tokens';
+import { validateEvent, type CapturedEvent } from '../modules/ingestion/capture.event';
+import { parseCapturePayload } from '../modules/ingestion/capture.payload';
+import { captureErrors, MAX_EVENT_BYTES, MAX_EVENTS } from '../modules/ingestion/ingestion.errors';
+import { ingestEvents } from '../modules/ingestion/ingestion.service';
+import { isRetryable, isUnavailable } from '../modules/ingestion/ingestion.sql';
+import { projectIdForToken } from '../modules/project/project.tokens';
 
 /** posthog-node/-python use /batch/; posthog-js and curl /e/, /capture/ and /i/v0/e/ (docs/ingestion.md §1). */
 const CAPTURE_PATHS = new Set(['/batch', '/capture', '/e', '/i/v0/e']);
