@@ -1,14 +1,38 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * Two projects: `unit` (pure code and checks of the repository's own files: no database, no
+ * server; `npm run test:unit` runs it alone in seconds) and `integration` (real HTTP over a real
+ * database, prepared once by the global setup).
+ * @type {import('jest').Config}
+ */
+const UNIT = [
+  '<rootDir>/test/unit/**/*.test.ts',
+  '<rootDir>/test/security/sliding-window.test.ts',
+  '<rootDir>/test/schema.test.ts',
+  '<rootDir>/test/repository.test.ts',
+];
+
+const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
   setupFiles: ['reflect-metadata'],
-  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
-  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
-  // Files run in parallel against their own databases on a real server; the embedded
-  // database serialises every statement anyway.
-  maxWorkers: process.env.DATABASE_URL ? 2 : 1,
+};
+
+module.exports = {
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: UNIT },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...UNIT.map((glob) => glob.replace('<rootDir>', '').replace('/**/*.test.ts', '/'))],
+      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+    },
+  ],
+  // Files run in parallel against their own databases on a real server (most of their time is spent
+  // waiting on it and on child processes, so more workers than cores pays); the embedded database
+  // serialises every statement anyway.
+  maxWorkers: process.env.DATABASE_URL ? 4 : 1,
   testTimeout: 30000,
 };

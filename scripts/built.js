@@ -36,22 +36,34 @@ function fail(message) {
   process.exit(1);
 }
 
+/** Why `target` cannot run (missing or stale build), or null when dist/ is current. */
+function buildProblem(target) {
+  if (!fs.existsSync(target) || !fs.existsSync(stamp)) {
+    return `The service is not built (${path.relative(root, target)} is missing). Run \`npm run build\` (npm install runs it too).`;
+  }
+  const built = fs.statSync(stamp).mtimeMs;
+  for (const source of SOURCES) {
+    const changed = newestChange(path.join(root, source));
+    if (changed.time > built)
+      return `The build is stale: ${path.relative(root, changed.file)} changed after the last build. Run \`npm run build\`.`;
+  }
+  return null;
+}
+
 const [entry, ...args] = process.argv.slice(2);
 if (entry === '--stamp') {
   fs.writeFileSync(stamp, `${new Date().toISOString()}\n`);
   process.exit(0);
 }
+// `--check [entry]`: exit 0 when the build is current, else 1 with the reason (tests build only when needed).
+if (entry === '--check') {
+  const problem = buildProblem(path.resolve(root, args[0] ?? 'dist/src/main.js'));
+  if (problem) fail(problem);
+  process.exit(0);
+}
 if (!entry) fail('usage: node scripts/built.js <dist entry point> [args…]');
 const target = path.resolve(root, entry);
-if (!fs.existsSync(target) || !fs.existsSync(stamp)) {
-  fail(`The service is not built (${path.relative(root, target)} is missing). Run \`npm run build\` (npm install runs it too).`);
-}
-const built = fs.statSync(stamp).mtimeMs;
-for (const source of SOURCES) {
-  const changed = newestChange(path.join(root, source));
-  if (changed.time > built) {
-    fail(`The build is stale: ${path.relative(root, changed.file)} changed after the last build. Run \`npm run build\`.`);
-  }
-}
+const problem = buildProblem(target);
+if (problem) fail(problem);
 process.argv = [process.argv[0], target, ...args];
 require(target);

@@ -1,8 +1,9 @@
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ensureBuilt } from './helpers/build';
 import { promisify } from 'node:util';
 
 /**
@@ -98,7 +99,7 @@ const linux = process.platform === 'linux' ? describe : describe.skip;
 
 linux('the embedded database directory', () => {
   beforeAll(async () => {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root });
+    await ensureBuilt();
     dataDir = mkdtempSync(path.join(tmpdir(), 'flags-embedded-'));
     port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;

@@ -53,4 +53,17 @@ describe('scripts/built.js', () => {
     expect(res.status).toBe(1);
     expect(res.stderr).toContain('The build is stale: src/main.ts changed after the last build');
   });
+
+  it('--check answers whether the build is current, without running it', () => {
+    const root = project();
+    const check = () => spawnSync(process.execPath, [path.join(root, 'scripts/built.js'), '--check', 'dist/main.js'], { encoding: 'utf8' });
+    expect(check().status).toBe(1);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(path.join(root, 'src/main.ts'), past, past);
+    build(root);
+    expect([check().status, check().stdout]).toEqual([0, '']);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(path.join(root, 'src/main.ts'), later, later);
+    expect(check().stderr).toContain('The build is stale');
+  });
 });

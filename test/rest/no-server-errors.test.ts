@@ -5,7 +5,12 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 /**
  * Every row of the route table, fed hostile path ids, query strings and bodies by an owner
  * (so requests get past authentication): nothing a client sends may answer 5xx.
+ *
+ * Every row gets every hostile id, query string and body. The field × value matrix (22 × 11 per
+ * row) is walked whole with HOSTILE_WALK=full (`.ci/run` does); otherwise each row takes every
+ * eighth cell, starting at an offset of its own, so the rows between them still cover every cell.
  */
+const MATRIX_STRIDE = process.env.HOSTILE_WALK === 'full' ? 1 : 8;
 let app: TestApp;
 let world: World;
 let real: Record<string, string>;
@@ -77,7 +82,7 @@ async function expectNoServerError(method: string, url: string, body?: unknown) 
   expect({ method, url, body, status: res.status >= 500 ? res.status : 'ok' }).toEqual({ method, url, body, status: 'ok' });
 }
 
-describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_, route) => {
+describe.each(routes.map((route, index) => [`${route.method} ${route.path}`, route, index] as const))('%s', (_, route, routeIndex) => {
   const sendsBody = route.method !== 'GET' && route.method !== 'DELETE';
 
   it('survives hostile path ids', async () => {
@@ -121,8 +126,11 @@ describe.each(routes.map((route) => [`${route.method} ${route.path}`, route] as 
         'archived',
         'description',
       ];
+      let cell = 0;
       for (const field of fields) {
-        for (const value of HOSTILE_VALUES) await expectNoServerError(route.method, url, { [field]: value });
+        for (const value of HOSTILE_VALUES) {
+          if ((cell++ + routeIndex) % MATRIX_STRIDE === 0) await expectNoServerError(route.method, url, { [field]: value });
+        }
       }
     }, 120_000);
   }
