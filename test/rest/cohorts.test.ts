@@ -246,9 +246,29 @@ describe('flags naming cohorts', () => {
       'behavioral_cohort_found',
     );
     expect((await post('/feature_flags/', flagWith(behavioural.id))).body).toEqual(message);
-    expect((await post('/feature_flags/', flagWith(nesting.id))).body).toEqual({
+    // Used through other cohorts, the message still names the cohort that holds the event filter.
+    expect((await post('/feature_flags/', flagWith(nesting.id))).body).toEqual(message);
+    const outer = await cohort({
+      name: 'outer',
+      filters: { properties: { type: 'OR', values: [{ type: 'AND', values: [{ key: 'id', type: 'cohort', value: nesting.id }] }] } },
+    });
+    expect((await post('/feature_flags/', flagWith(outer.id))).body).toEqual(message);
+    // A cohort with an event filter of its own is named before the ones it references.
+    const both = await cohort({
+      name: 'both',
+      filters: {
+        properties: {
+          type: 'AND',
+          values: [
+            { key: 'id', type: 'cohort', value: behavioural.id },
+            { key: '$autocapture', type: 'behavioral', value: 'performed_event', event_type: 'events' },
+          ],
+        },
+      },
+    });
+    expect((await post('/feature_flags/', flagWith(both.id))).body).toEqual({
       ...message,
-      detail: "Cohort 'nests' with filters on events cannot be used in feature flags.",
+      detail: "Cohort 'both' with filters on events cannot be used in feature flags.",
     });
     const fine = await cohort({ name: 'fine', is_static: true });
     const flag = await post('/feature_flags/', flagWith(fine.id));
