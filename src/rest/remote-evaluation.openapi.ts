@@ -119,7 +119,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   RemoteEvaluationDetailed: answer('The detailed answer (`/flags?v=2`, `/decide?v=4`).', {
     flags: { type: 'object', additionalProperties: DETAILED_FLAG, description: 'Flag key → its value, reason and metadata.' },
     errorsWhileComputingFlags: ERRORS_WHILE_COMPUTING,
-    requestId: { type: 'string', description: "The request's id, also sent as `X-Request-Id`." },
+    requestId: { type: 'string', description: 'A new UUID for every request, also sent as `X-Request-Id`.' },
   }),
   RemoteEvaluationLegacy: answer('The legacy answer (`/flags`, `/flags?v=1`, `/decide`, `/decide?v=3`).', {
     featureFlags: {

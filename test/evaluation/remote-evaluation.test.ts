@@ -136,6 +136,12 @@ describe('the detailed shape (/flags?v=2, /decide?v=4)', () => {
     const b = await post('/decide/?v=4', { token, distinct_id: 'free-user' });
     expect(b.status).toBe(200);
     expect(a.body.requestId).not.toBe(b.body.requestId);
+    // A client's X-Request-Id is not reused: the body's id is new, and the response header carries it.
+    const traced = await post('/flags?v=2', { token, distinct_id: 'free-user' }, { 'x-request-id': 'client-42' });
+    expect(traced.body.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(traced.headers.get('x-request-id')).toBe(traced.body.requestId);
+    const again = await post('/flags?v=2', { token, distinct_id: 'free-user' }, { 'x-request-id': 'client-42' });
+    expect(again.body.requestId).not.toBe(traced.body.requestId);
     expect(b.body.flags).toEqual(a.body.flags);
     expect(a.body.flags.beta.reason).toEqual({ code: 'no_condition_match', condition_index: 0, description: 'No matching condition set' });
   });
