@@ -285,19 +285,31 @@ describe('refusals', () => {
     }
   });
 
-  it('answers 200 with errorsWhileComputingFlags when the person cannot be read, never a 5xx', async () => {
+  it('answers 200 when the person cannot be read: the flags that need it are left out, the others answered, never a 5xx', async () => {
     await post('/flags/?v=2', { token, distinct_id: 'pro-user' }); // definitions cached
     const connection = app.orm.em.getConnection();
     await connection.execute('alter table person rename to person_away');
     let answers: ApiResponse[];
     try {
-      answers = [await post('/flags/?v=2', { token, distinct_id: 'pro-user' }), await post('/decide/', { token, distinct_id: 'pro-user' })];
+      answers = [
+        await post('/flags/?v=2', { token, distinct_id: 'pro-user' }),
+        await post('/decide/', { token, distinct_id: 'pro-user' }),
+        // `plan` sent: beta no longer needs the stored person.
+        await post('/flags/?v=2', { token, distinct_id: 'pro-user', person_properties: { plan: 'pro' } }),
+      ];
     } finally {
       await connection.execute('alter table person_away rename to person');
     }
-    expect(answers[0].status).toBe(200);
-    expect(answers[0].body).toEqual({ flags: {}, errorsWhileComputingFlags: true, requestId: expect.any(String) });
-    expect(answers[1].body).toEqual({ featureFlags: {}, featureFlagPayloads: {}, errorsWhileComputingFlags: true });
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(Object.keys(answers[0].body.flags)).toEqual(['everyone', 'nobody', 'big-orgs']);
+    expect(answers[0].body.errorsWhileComputingFlags).toBe(true);
+    expect(answers[1].body).toEqual({
+      featureFlags: { everyone: true, nobody: false, 'big-orgs': false },
+      featureFlagPayloads: { everyone: '"hello"' },
+      errorsWhileComputingFlags: true,
+    });
+    expect(answers[2].body.flags.beta).toMatchObject({ enabled: true, reason: { code: 'condition_match' } });
+    expect(answers[2].body.errorsWhileComputingFlags).toBe(false);
     expect((await post('/flags/?v=2', { token, distinct_id: 'pro-user' })).body.errorsWhileComputingFlags).toBe(false);
   });
 
@@ -445,5 +457,119 @@ describe('the OpenAPI document', () => {
     await expect(checkResponse('GET', `/array/${token}/config.js`, 200, 'application/json', '{}')).rejects.toThrow(
       /declares application\/javascript/,
     );
+  });
+});
+
+describe('when something cannot be read or evaluated, only the flags that depend on it are left out', () => {
+  let chosen: number;
+  let proPlan: number;
+
+  beforeAll(async () => {
+    const cohort = async (body: Record<string, unknown>) => {
+      const res = await app.request(`/api/projects/${world.project.id}/cohorts/`, { method: 'POST', key: world.owner.key, body });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    chosen = await cohort({ name: 'Chosen', is_static: true });
+    const added = await app.request(`/api/projects/${world.project.id}/cohorts/${chosen}/persons/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: { distinct_ids: ['pro-user'] },
+    });
+    expect(added.status).toBe(200);
+    proPlan = await cohort({
+      name: 'Pro plan',
+      filters: { properties: { type: 'AND', values: [{ key: 'plan', type: 'person', value: 'pro', operator: 'exact' }] } },
+    });
+    await createFlag({ key: 'on-static', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: chosen }] }] } });
+    await createFlag({ key: 'on-dynamic', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: proPlan }] }] } });
+  });
+
+  const keys = (res: ApiResponse) => Object.keys(res.body.flags).sort();
+
+  it('a database error while loading static cohort members: the flags that need the stored person are absent', async () => {
+    const healthy = await post('/flags/?v=2', { token, distinct_id: 'pro-user' });
+    expect(healthy.body.errorsWhileComputingFlags).toBe(false);
+    expect(healthy.body.flags['on-static'].enabled).toBe(true);
+    expect(healthy.body.flags['on-dynamic'].enabled).toBe(true);
+    const everything = keys(healthy);
+
+    const connection = app.orm.em.getConnection();
+    await connection.execute('alter table cohort_person rename to cohort_person_away');
+    let bare: ApiResponse, sent: ApiResponse;
+    try {
+      bare = await post('/flags/?v=2', { token, distinct_id: 'pro-user' });
+      sent = await post('/flags/?v=2', { token, distinct_id: 'pro-user', person_properties: { plan: 'pro' } });
+    } finally {
+      await connection.execute('alter table cohort_person_away rename to cohort_person');
+    }
+    // The person's statement also reads the static members, so its properties are lost with them:
+    // flags on stored properties or cohorts are absent; flags that need neither are answered.
+    expect({ status: bare.status, errors: bare.body.errorsWhileComputingFlags }).toEqual({ status: 200, errors: true });
+    expect(keys(bare)).toEqual(everything.filter((key) => !['beta', 'cohorts', 'on-static', 'on-dynamic'].includes(key)));
+    for (const key of keys(bare)) expect(bare.body.flags[key]).toEqual(healthy.body.flags[key]);
+    // Sending `plan` decides beta and the dynamic cohorts; the static cohort's members stay unknown.
+    // (`cohorts` matches its first condition, a dynamic cohort, before it would need the static one.)
+    expect({ status: sent.status, errors: sent.body.errorsWhileComputingFlags }).toEqual({ status: 200, errors: true });
+    expect(keys(sent)).toEqual(everything.filter((key) => key !== 'on-static'));
+    expect(sent.body.flags['on-dynamic'].enabled).toBe(true);
+    expect(sent.body.flags.cohorts).toMatchObject({ enabled: true, reason: { condition_index: 0 } });
+
+    const restored = await post('/flags/?v=2', { token, distinct_id: 'pro-user' });
+    expect(restored.body).toEqual({ ...healthy.body, requestId: expect.any(String) });
+  });
+
+  it('a database error while loading the groups: only group flags that need stored group properties are absent', async () => {
+    const connection = app.orm.em.getConnection();
+    await connection.execute('alter table "group" rename to group_away');
+    let bare: ApiResponse, sent: ApiResponse;
+    try {
+      bare = await post('/flags/?v=2', { token, distinct_id: 'pro-user', groups: { organization: 'acme' } });
+      sent = await post('/flags/?v=2', {
+        token,
+        distinct_id: 'pro-user',
+        groups: { organization: 'acme' },
+        group_properties: { organization: { size: 50 } },
+      });
+    } finally {
+      await connection.execute('alter table group_away rename to "group"');
+    }
+    expect({ status: bare.status, errors: bare.body.errorsWhileComputingFlags }).toEqual({ status: 200, errors: true });
+    expect(bare.body.flags['big-orgs']).toBeUndefined();
+    expect(bare.body.flags['on-static'].enabled).toBe(true); // the person was read
+    expect(sent.body.flags['big-orgs']).toMatchObject({ enabled: true, reason: { code: 'condition_match' } });
+    expect(sent.body.errorsWhileComputingFlags).toBe(false);
+  });
+
+  it('a flag whose evaluation fails (a cohort chain too deep to follow) is absent; the others are answered', async () => {
+    // 5,000 cohorts, each referring to the one before (the API accepts every link; SQL makes them quickly).
+    await app.orm.em.getConnection().execute(`
+      do $$
+      declare previous int := ${proPlan};
+      begin
+        for i in 1..5000 loop
+          insert into cohort (project_id, name, filters, created_at, updated_at)
+          values (${world.project.id}, 'link ' || i, jsonb_build_object('properties', jsonb_build_object('type', 'AND',
+                  'values', jsonb_build_array(jsonb_build_object('key', 'id', 'type', 'cohort', 'value', previous)))), now(), now())
+          returning id into previous;
+        end loop;
+      end $$`);
+    const [{ top, shallow }] = await app.orm.em
+      .getConnection()
+      .execute(`select max(id) as top, min(id) + 9 as shallow from cohort where project_id = ? and name like 'link %'`, [world.project.id]);
+    await createFlag({ key: 'too-deep', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: top }] }] } });
+    await createFlag({ key: 'ten-deep', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: shallow }] }] } });
+    // Evaluated after too-deep, on a cohort that too-deep's failed walk went through: it must fail too, not read "not a member".
+    await createFlag({ key: 'also-too-deep', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: top - 5 }] }] } });
+    const res = await post('/flags/?v=2', { token, distinct_id: 'pro-user' });
+    expect({ status: res.status, errors: res.body.errorsWhileComputingFlags }).toEqual({ status: 200, errors: true });
+    expect(res.body.flags['too-deep']).toBeUndefined();
+    expect(res.body.flags['also-too-deep']).toBeUndefined();
+    expect(res.body.flags['ten-deep'].enabled).toBe(true);
+    expect(res.body.flags['on-dynamic'].enabled).toBe(true); // the same cohort, asked by another flag
+    expect(res.body.flags.everyone.enabled).toBe(true);
+    const legacy = await post('/decide/', { token, distinct_id: 'pro-user' });
+    expect(legacy.body.featureFlags['too-deep']).toBeUndefined();
+    expect(legacy.body.errorsWhileComputingFlags).toBe(true);
   });
 });
