@@ -223,6 +223,42 @@ describe('body encodings', () => {
     for (const answer of answers) expect({ status: answer.status, flags: answer.body.flags }).toEqual({ status: 200, flags });
   });
 
+  it('sniffs a bare gzip body, and reads ?compression=gzip and a form `compression` field', async () => {
+    const flags = await expected();
+    const json = JSON.stringify(body());
+    const gzipped = gzipSync(json);
+    const send = (path: string, data: string | Buffer, headers: Record<string, string>) =>
+      fetch(`${app.baseUrl}${path}`, { method: 'POST', body: data, headers }).then(async (r) => ({
+        status: r.status,
+        body: JSON.parse(await r.text()),
+      }));
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+    const answers = {
+      // gzip bytes with no Content-Encoding and no compression named: recognised by their magic number
+      sniffed: await send('/flags/?v=2', gzipped, { 'content-type': 'application/json' }),
+      sniffedPlain: await send('/flags/?v=2', gzipped, { 'content-type': 'text/plain' }),
+      gzipParam: await send('/flags/?v=2&compression=gzip', gzipped, { 'content-type': 'text/plain' }),
+      formGzip: await send('/flags/?v=2', form({ data: gzipped.toString('base64'), compression: 'gzip-js' }), {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      formBase64: await send('/flags/?v=2', form({ data: Buffer.from(json).toString('base64'), compression: 'base64' }), {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      legacyFormGzip: await send('/decide/?v=4', form({ data: gzipped.toString('base64'), compression: 'gzip' }), {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+    };
+    for (const [how, answer] of Object.entries(answers)) {
+      expect({ how, status: answer.status, flags: answer.body.flags }).toEqual({ how, status: 200, flags });
+    }
+    // A form naming a compression its data does not have is a 400, not a guess.
+    const wrong = await send('/flags/?v=2', form({ data: Buffer.from(json).toString('base64'), compression: 'gzip' }), {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ type: 'validation_error', code: 'invalid_payload' });
+  });
+
   it('refuses what it cannot decode with capture’s 400', async () => {
     const res = await fetch(`${app.baseUrl}/flags/?v=2`, { method: 'POST', body: 'not gzip', headers: { 'content-encoding': 'gzip' } });
     expect(res.status).toBe(400);
@@ -255,6 +291,74 @@ describe('refusals', () => {
       expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: INVALID_TOKEN });
     }
     expect((await post(`/flags/?v=2&token=${token}`, { distinct_id: 'x' })).status).toBe(200);
+  });
+
+  it('401 for a personal API key alone: it is not a project token', async () => {
+    for (const res of [
+      await post('/flags/?v=2', { distinct_id: 'x' }, { authorization: `Bearer ${world.owner.key}` }),
+      await post('/decide/', { distinct_id: 'x' }, { authorization: `Bearer ${world.owner.key}` }),
+      await post('/flags/?v=2', { distinct_id: 'x', personal_api_key: world.owner.key }),
+      await post('/flags/?v=2', { distinct_id: 'x', token: world.owner.key }),
+      await app.request(`/flags/?v=2&personal_api_key=${world.owner.key}`, { method: 'POST', body: { distinct_id: 'x' } }),
+    ]) {
+      expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: INVALID_TOKEN });
+    }
+  });
+
+  it('GET /decide?data= answers as the POST does', async () => {
+    const posted = await post('/decide/', { token, distinct_id: 'pro-user' });
+    const data = encodeURIComponent(Buffer.from(JSON.stringify({ token, distinct_id: 'pro-user' })).toString('base64'));
+    for (const path of [`/decide/?data=${data}`, `/decide?v=3&data=${data}`]) {
+      const res = await app.request(path);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 200, body: posted.body });
+    }
+    const detailed = await app.request(`/decide/?v=4&data=${data}`);
+    expect(detailed.body.flags).toEqual((await post('/flags/?v=2', { token, distinct_id: 'pro-user' })).body.flags);
+    expect((await app.request(`/decide/?data=${encodeURIComponent(Buffer.from('{"distinct_id":"x"}').toString('base64'))}`)).body).toEqual(
+      INVALID_TOKEN,
+    );
+  });
+
+  it('answers OPTIONS on /decide and /array/:token/config[.js] as a CORS preflight', async () => {
+    for (const [path, methods] of [
+      ['/decide/', 'GET, POST, OPTIONS'],
+      ['/decide?v=4', 'GET, POST, OPTIONS'],
+      [`/array/${token}/config`, 'GET, OPTIONS'],
+      [`/array/${token}/config.js`, 'GET, OPTIONS'],
+    ]) {
+      const res = await fetch(`${app.baseUrl}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+      });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(res.headers.get('access-control-allow-methods')).toBe(methods);
+      expect(res.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    }
+  });
+
+  it('stops answering a rotated public token within one second of the write; the new one works at once', async () => {
+    const other = await app.factories.world();
+    const old = other.project.apiToken;
+    const ask = (phc: string) => post('/flags/?v=2', { token: phc, distinct_id: 'x' }).then((res) => res.status);
+    expect(await ask(old)).toBe(200); // remembered from now on
+    const rotated = `phc_rotated_${other.project.id}_${Date.now()}`;
+    await app.factories.sql('update project set api_token = ? where id = ?', [rotated, other.project.id]);
+    const written = Date.now();
+    expect(await ask(rotated)).toBe(200);
+    // Asked every 20 ms: no request sent a second or more after the write may be answered.
+    let lastAnsweredAt = written;
+    let refused = false;
+    while (!refused && Date.now() - written < 2000) {
+      const sentAt = Date.now();
+      if ((await ask(old)) === 200) lastAnsweredAt = sentAt;
+      else refused = true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect({ refused, answeredUpToMs: lastAnsweredAt - written < 1000 }).toEqual({ refused: true, answeredUpToMs: true });
+    expect(await ask(old)).toBe(401);
+    expect((await app.request(`/array/${old}/config`)).status).toBe(404);
   });
 
   it('400 for a missing distinct_id or groups that is not an object, also on GET', async () => {
