@@ -17,6 +17,9 @@ export const personProperties = (i: number): Record<string, string | number | bo
 
 export const engineDistinctId = (i: number) => `person-${i}`;
 
+/** The remote-evaluation row's i-th subject: a stored person (seeded through /batch/), as in production. */
+export const remoteDistinctId = (i: number, users: number) => `user-${i % users}`;
+
 type Filter = { key: string; type: 'person'; value: unknown; operator: string };
 const person = (key: string, operator: string, value: unknown): Filter => ({ key, type: 'person', value, operator });
 const variants = (...keys: string[]) => ({
@@ -26,12 +29,60 @@ const variants = (...keys: string[]) => ({
   })),
 });
 
+/** The cohorts of the 100-flag project: a static one (seeded members) and a dynamic one nesting another. */
+export interface BenchCohorts {
+  staticId: number;
+  dynamicId: number;
+}
+
+/** Who is in the static cohort: every seventh stored person (`user-0`, `user-7`, …). */
+export const staticCohortMember = (user: number) => user % 7 === 0;
+
+/** The dynamic cohorts, in creation order; the last nests the first. Person filters only, so posthog-node decides them too. */
+export const dynamicCohortBodies = (nested: number | null) =>
+  nested === null
+    ? { name: 'North America', filters: { properties: { type: 'AND', values: [person('country', 'exact', ['US', 'CA'])] } } }
+    : {
+        name: 'Paying in North America',
+        filters: {
+          properties: {
+            type: 'AND',
+            values: [{ key: 'id', type: 'cohort', value: nested }, person('plan', 'exact', ['pro', 'team', 'enterprise'])],
+          },
+        },
+      };
+
+/** With `cohorts`, one flag in ten targets a cohort (static and dynamic in turn, `in` and `not_in`). */
+function cohortFlag(i: number, rollout: number, cohorts: BenchCohorts): Record<string, unknown> {
+  const cohort = (value: number, operator: 'in' | 'not_in') => ({ key: 'id', type: 'cohort', value, operator });
+  if (i % 20 === 3) {
+    return {
+      groups: [
+        { properties: [cohort(cohorts.staticId, 'in')], rollout_percentage: 100 },
+        { properties: [], rollout_percentage: rollout },
+      ],
+      payloads: { true: '{"picked": true}' },
+    };
+  }
+  return {
+    groups: [
+      { properties: [cohort(cohorts.dynamicId, i % 40 === 13 ? 'not_in' : 'in')], rollout_percentage: rollout },
+      { properties: [person('beta', 'exact', ['true']), cohort(cohorts.staticId, 'not_in')], rollout_percentage: 100 },
+    ],
+    multivariate: variants('control', 'test'),
+  };
+}
+
 /**
  * The i-th seeded flag: conditions over person properties, rollouts, variants and payloads, using
- * only operators that this service and posthog-node decide alike (so the engine row can compare values).
+ * only operators that this service and posthog-node decide alike (so the engine row can compare values);
+ * with `cohorts`, one in ten on a cohort instead.
  */
-export function flagBody(i: number, key: string): Record<string, unknown> {
+export function flagBody(i: number, key: string, cohorts?: BenchCohorts): Record<string, unknown> {
   const rollout = 10 + ((i * 37) % 81);
+  if (cohorts && i % 10 === 3) {
+    return { key, name: `Bench flag ${i}: cohort`, filters: cohortFlag(i, rollout, cohorts), active: true };
+  }
   const templates: Array<() => Record<string, unknown>> = [
     () => ({ groups: [{ properties: [], rollout_percentage: rollout }] }),
     () => ({ groups: [{ properties: [], rollout_percentage: 80 }], multivariate: variants('a', 'b', 'c') }),

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { captureEvent, flagBody, uuidv7 } from './fixtures';
+import { captureEvent, dynamicCohortBodies, flagBody, staticCohortMember, uuidv7, type BenchCohorts } from './fixtures';
 import { cli, type RunningService } from './service';
 import type { Settings } from './settings';
 
@@ -14,7 +14,8 @@ export interface World {
   organizationId: string;
   /** The owner's key first, then the other members'; flags are created round-robin by them. */
   keys: string[];
-  small: Project & { flagIds: number[] };
+  /** The 100-flag project; one flag in ten is on one of its cohorts. */
+  small: Project & { flagIds: number[]; cohorts: BenchCohorts };
   large: Project;
   /** Where the create row writes, so the read rows keep their 100 and 1,000 flags. */
   scratch: Project;
@@ -66,6 +67,7 @@ async function createFlags(
   projectId: number,
   count: number,
   prefix: string,
+  cohorts?: BenchCohorts,
 ): Promise<number[]> {
   const ids: number[] = new Array(count);
   let next = 0;
@@ -78,7 +80,7 @@ async function createFlags(
           world.keys[i % world.keys.length],
           'POST',
           `/api/projects/${projectId}/feature_flags/`,
-          flagBody(i, `${prefix}-${i}`),
+          flagBody(i, `${prefix}-${i}`, cohorts),
         );
         if (res.status !== 201) throw new Error(`seeding flag ${i} answered ${res.status}: ${JSON.stringify(res.body)}`);
         ids[i] = res.body.id;
@@ -86,6 +88,19 @@ async function createFlags(
     }),
   );
   return ids;
+}
+
+/** The 100-flag project's cohorts: a static one (members come later, once the persons exist) and two dynamic, nested. */
+async function createCohorts(service: RunningService, key: string, projectId: number): Promise<BenchCohorts> {
+  const create = async (body: Record<string, unknown>) => {
+    const res = await api<{ id: number }>(service, key, 'POST', `/api/projects/${projectId}/cohorts/`, body);
+    if (res.status !== 201) throw new Error(`seeding a cohort answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.id;
+  };
+  const staticId = await create({ name: 'Hand-picked', is_static: true });
+  const northAmerica = await create(dynamicCohortBodies(null));
+  const dynamicId = await create(dynamicCohortBodies(northAmerica));
+  return { staticId, dynamicId };
 }
 
 /** Every ingestion user gets a person (with properties) before the ingestion row, as in production. */
@@ -143,16 +158,24 @@ export async function seed(service: RunningService, settings: Settings, log: (li
   const world: World = {
     organizationId: boot.organization_id,
     keys,
-    small: { ...project(boot), flagIds: [] },
+    small: { ...project(boot), flagIds: [], cohorts: { staticId: 0, dynamicId: 0 } },
     large: project(large),
     scratch: project(scratch),
   };
   const started = Date.now();
-  world.small.flagIds = await createFlags(service, world, world.small.id, settings.smallProjectFlags, 'small');
+  world.small.cohorts = await createCohorts(service, keys[0], world.small.id);
+  world.small.flagIds = await createFlags(service, world, world.small.id, settings.smallProjectFlags, 'small', world.small.cohorts);
   await createFlags(service, world, world.large.id, settings.largeProjectFlags, 'large');
   log(
     `seeded ${settings.smallProjectFlags + settings.largeProjectFlags} flags through REST in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   await capturePersons(service, world.small.apiToken, settings);
+  const members = Array.from({ length: settings.ingestionUsers }, (_, user) => user)
+    .filter(staticCohortMember)
+    .map((user) => `user-${user}`);
+  const added = await api(service, keys[0], 'POST', `/api/projects/${world.small.id}/cohorts/${world.small.cohorts.staticId}/persons/`, {
+    distinct_ids: members,
+  });
+  if (added.status !== 200) throw new Error(`adding cohort members answered ${added.status}: ${JSON.stringify(added.body)}`);
   return world;
 }

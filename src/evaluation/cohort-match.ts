@@ -24,27 +24,34 @@ export function cohortIdOfValue(value: unknown): number | null {
 
 /**
  * A membership test for one subject. `staticMembership` lists the static cohorts the subject's
- * person belongs to; `matchPerson` decides a person leaf. A cohort missing from `definitions`
- * (deleted, other project, never existed) has no members. Answers are memoised per cohort, and a
- * reference cycle (refused on save, but possible by hand) counts as "not a member" on the way round.
+ * person belongs to, or is a function that throws when they could not be read; `matchPerson`
+ * decides a person leaf (and may throw likewise). A cohort missing from `definitions` (deleted,
+ * other project, never existed) has no members. Answers are memoised per cohort, and a reference
+ * cycle (refused on save, but possible by hand) counts as "not a member" on the way round. A test
+ * that throws leaves nothing behind: the next flag asking the same cohort throws too.
  */
 export function cohortMembership(
   definitions: CohortDefinitions,
-  staticMembership: ReadonlySet<number>,
+  staticMembership: ReadonlySet<number> | ((id: number) => boolean),
   matchPerson: (filter: PropertyFilter) => boolean,
 ): (cohortId: number) => boolean {
   const known = new Map<number, boolean>();
   const visiting = new Set<number>();
+  const isStaticMember = typeof staticMembership === 'function' ? staticMembership : (id: number) => staticMembership.has(id);
 
   const inCohort = (id: number): boolean => {
     const answer = known.get(id);
     if (answer !== undefined) return answer;
     const cohort = definitions.get(id);
     if (!cohort || visiting.has(id)) return false;
-    if (cohort.isStatic) return staticMembership.has(id);
+    if (cohort.isStatic) return isStaticMember(id);
     visiting.add(id);
-    const member = cohort.properties === null ? false : matchGroup(cohort.properties);
-    visiting.delete(id);
+    let member: boolean;
+    try {
+      member = cohort.properties === null ? false : matchGroup(cohort.properties);
+    } finally {
+      visiting.delete(id);
+    }
     known.set(id, member);
     return member;
   };

@@ -1,5 +1,5 @@
 import { bucketHash } from './hash';
-import { matchProperty, numeric, type PropertyBag, type PropertyFilter } from './property-match';
+import { matchProperty, numeric, str, type PropertyBag, type PropertyFilter } from './property-match';
 import { servedFilters } from './served-filters';
 
 export type FlagValue = boolean | string;
@@ -18,10 +18,24 @@ export interface EvaluationSubject {
   distinctId: string;
   /** The person's stored properties; `distinct_id` is added here. */
   personProperties: PropertyBag;
-  /** The request's groups, by group type name. */
-  groups: Record<string, { key: string; properties: PropertyBag }>;
+  /**
+   * true when the stored person could not be read (remote evaluation, docs/remote-evaluation.md): then
+   * `personProperties` holds only what the request sent, and a filter on any other key throws
+   * `SubjectDataUnavailable` instead of reading "absent".
+   */
+  personUnread?: boolean;
+  /** The request's groups, by group type name; `unread` as `personUnread`, for that group's stored properties. */
+  groups: Record<string, { key: string; properties: PropertyBag; unread?: boolean }>;
   /** Static or dynamic cohort membership (§5.3); a cohort that does not exist has no members. */
   inCohort(cohortId: number): boolean;
+}
+
+/** A flag needs stored data (a property, a static cohort's members) that could not be read: it cannot be evaluated. */
+export class SubjectDataUnavailable extends Error {
+  constructor(what: string) {
+    super(`${what} could not be read`);
+    this.name = 'SubjectDataUnavailable';
+  }
 }
 
 export interface EvaluableFlag {
@@ -48,9 +62,19 @@ interface Scope {
   bag: PropertyBag;
   /** null for person flags. */
   groupTypeIndex: number | null;
+  /** false when the stored properties could not be read: `bag` is then only what the request sent. */
+  complete: boolean;
+}
+
+/** Whether `key` is decided in `scope`; throws when it would be a stored property that could not be read. */
+function known(scope: Scope, key: unknown): void {
+  if (!scope.complete && !Object.prototype.hasOwnProperty.call(scope.bag, typeof key === 'string' ? key : str(key))) {
+    throw new SubjectDataUnavailable(`the stored property ${JSON.stringify(key)}`);
+  }
 }
 
 function matchFilter(filter: PropertyFilter, scope: Scope, subject: EvaluationSubject, now: Date): boolean {
+  if (!scope.complete && (filter.type === 'person' || filter.type === 'group')) known(scope, filter.key);
   if (scope.groupTypeIndex === null) {
     if (filter.type === 'person') return matchProperty(filter, scope.bag, now);
     if (filter.type === 'cohort') {
@@ -94,12 +118,22 @@ function variantValue(
 function scopeFor(filters: Record<string, unknown>, subject: EvaluationSubject, groupTypes: ReadonlyMap<number, string>): Scope | null {
   const index = filters.aggregation_group_type_index;
   if (index === null || index === undefined) {
-    return { identifier: subject.distinctId, bag: { ...subject.personProperties, distinct_id: subject.distinctId }, groupTypeIndex: null };
+    return {
+      identifier: subject.distinctId,
+      bag: { ...subject.personProperties, distinct_id: subject.distinctId },
+      groupTypeIndex: null,
+      complete: subject.personUnread !== true,
+    };
   }
   const name = typeof index === 'number' ? groupTypes.get(index) : undefined;
   const group = name === undefined ? undefined : subject.groups[name];
   if (!group) return null;
-  return { identifier: group.key, bag: { ...group.properties, $group_key: group.key }, groupTypeIndex: index as number };
+  return {
+    identifier: group.key,
+    bag: { ...group.properties, $group_key: group.key },
+    groupTypeIndex: index as number,
+    complete: group.unread !== true,
+  };
 }
 
 /** docs/evaluation.md §3: one active, non-deleted flag for one subject. Pure: `now` is the request time. */
@@ -119,6 +153,7 @@ export function evaluateFlag(
   if (scope.groupTypeIndex === null && superGroups.length > 0) {
     const superCondition = superGroups[0];
     const enrolmentKey = asFilters(superCondition.properties)[0]?.key;
+    if (typeof enrolmentKey === 'string') known(scope, enrolmentKey);
     if (typeof enrolmentKey === 'string' && Object.prototype.hasOwnProperty.call(scope.bag, enrolmentKey)) {
       const value = matches(superCondition) && inRollout(flag.key, superCondition, scope.identifier);
       return { value, reason: 'super_condition_value', conditionIndex: 0 };

@@ -13,9 +13,14 @@ const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,200}$/;
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
-export function requestIdOf(header: string | string[] | undefined): string {
+/** The client's own X-Request-Id when it is acceptable, else null. */
+function clientRequestId(header: string | string[] | undefined): string | null {
   const value = Array.isArray(header) ? header[0] : header;
-  return value !== undefined && VALID_REQUEST_ID.test(value) ? value : randomUUID();
+  return value !== undefined && VALID_REQUEST_ID.test(value) ? value : null;
+}
+
+export function requestIdOf(header: string | string[] | undefined): string {
+  return clientRequestId(header) ?? randomUUID();
 }
 
 /** A path segment that looks like a key or token (`phx_…`, `phc_…`, `phs_…`): a client that put one in a URL. */
@@ -41,7 +46,8 @@ export function requestLogging(
 ): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
-    const requestId = requestIdOf(ctx.headers['x-request-id']);
+    const sent = clientRequestId(ctx.headers['x-request-id']);
+    const requestId = sent ?? randomUUID();
     // Kept on the Koa context for the log lines written beneath it. Not an AsyncLocalStorage: on
     // Node 20 that hooks every promise, a cost the hot paths measurably pay.
     ctx.state.requestId = requestId;
@@ -57,9 +63,13 @@ export function requestLogging(
       const status = failed ? 500 : ctx.status;
       const route = routeOf(ctx);
       observer?.observeRequest(ctx.method, route, status, durationMs / 1000);
+      // A handler may answer under an id of its own (remote evaluation: a new UUID per request,
+      // docs/remote-evaluation.md); the line then carries that id, and the client's beside it.
+      const answeredId = String(ctx.state.requestId ?? requestId);
       logger.info(
         {
-          request_id: requestId,
+          request_id: answeredId,
+          ...(sent !== null && sent !== answeredId ? { client_request_id: sent } : {}),
           method: ctx.method,
           route,
           path: loggablePath(ctx.path),

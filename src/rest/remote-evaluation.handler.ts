@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { AppContext } from '../context';
 import { requestErrors } from '../errors';
+import { REQUEST_ID_HEADER } from '../http/logging';
 import { answerPreflight, sdkCors } from '../http/sdk-cors';
 import { readCapturePayload, readQueryPayload } from './capture.body';
 import { captureErrors } from '../modules/ingestion/ingestion.errors';
@@ -27,7 +29,13 @@ async function projectOf(ctx: AppContext, token: string | null): Promise<number 
   return token === null ? null : projectIdForToken(ctx.em, 'api_token', token);
 }
 
-async function evaluationAnswer(koa: Context, ctx: AppContext, logger: Logger, shape: 'detailed' | 'legacy'): Promise<void> {
+async function evaluationAnswer(
+  koa: Context,
+  ctx: AppContext,
+  logger: Logger,
+  shape: 'detailed' | 'legacy',
+  requestId: string,
+): Promise<void> {
   // The body is decoded exactly as capture decodes it; a GET carries it as `?data=`.
   const text = koa.method === 'GET' ? await readQueryPayload(koa.query) : await readCapturePayload(koa);
   const request = parseRemoteEvaluationBody(text, koa.query);
@@ -35,7 +43,6 @@ async function evaluationAnswer(koa: Context, ctx: AppContext, logger: Logger, s
   if (projectId === null) throw captureErrors.invalidToken();
   const subject = readSubject(request.body);
   const result = await evaluateRemotely(ctx, logger, projectId, subject);
-  const requestId = String(koa.state.requestId);
   const body = shape === 'detailed' ? detailedShape(result, requestId) : legacyShape(result);
   // SPEC-GAP: `?config=true` adds the client config to either shape (posthog-node asks it with v2).
   koa.body = firstOf(koa.query.config) === 'true' ? { ...body, ...clientConfig() } : body;
@@ -69,8 +76,13 @@ export function remoteEvaluationHandler(makeContext: (koa: Context) => AppContex
     if (!methods.includes(koa.method)) throw requestErrors.methodNotAllowed(koa.method, methods);
     const ctx = makeContext(koa);
     if (evaluation) {
+      // docs/remote-evaluation.md ("The answers"): `requestId` is a new UUID for every request, whatever
+      // X-Request-Id the client sent; the response header and the access log carry it (the log the client's id beside it).
+      const requestId = randomUUID();
+      koa.state.requestId = requestId;
+      koa.set(REQUEST_ID_HEADER, requestId);
       const version = Number(firstOf(koa.query.v) ?? '');
-      return evaluationAnswer(koa, ctx, logger, evaluation(Number.isFinite(version) ? version : 0));
+      return evaluationAnswer(koa, ctx, logger, evaluation(Number.isFinite(version) ? version : 0), requestId);
     }
     let token: string;
     try {

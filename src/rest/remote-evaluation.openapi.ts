@@ -44,7 +44,7 @@ const CONFIG_PROPERTIES: Record<string, JsonSchema> = {
 const ERRORS_WHILE_COMPUTING = {
   type: 'boolean',
   description:
-    'True when a flag could not be evaluated (it is left out) or the person or groups could not be read (then no flag is answered).',
+    'True when at least one flag could not be evaluated (its evaluation failed, or it needed a stored person or group that could not be read): such flags are left out, the others are answered.',
 };
 
 /** An evaluation answer: its own fields, plus the client config's (optional: only with `?config=true`). */
@@ -119,7 +119,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   RemoteEvaluationDetailed: answer('The detailed answer (`/flags?v=2`, `/decide?v=4`).', {
     flags: { type: 'object', additionalProperties: DETAILED_FLAG, description: 'Flag key → its value, reason and metadata.' },
     errorsWhileComputingFlags: ERRORS_WHILE_COMPUTING,
-    requestId: { type: 'string', description: "The request's id, also sent as `X-Request-Id`." },
+    requestId: { type: 'string', description: 'A new UUID for every request, also sent as `X-Request-Id`.' },
   }),
   RemoteEvaluationLegacy: answer('The legacy answer (`/flags`, `/flags?v=1`, `/decide`, `/decide?v=3`).', {
     featureFlags: {

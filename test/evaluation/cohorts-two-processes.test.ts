@@ -60,13 +60,16 @@ async function startSecondProcess(databaseUrl: string): Promise<string> {
   throw new Error(`the second process did not start: ${stderr}`);
 }
 
-/** Polls `probe` until it answers something other than `before`; the time it took, in ms. */
-async function timeUntilChanged<T>(probe: () => Promise<T>, before: T): Promise<{ ms: number; value: T }> {
-  const started = Date.now();
+/**
+ * Polls `probe` until it answers something other than `before`; how long after `since` (the moment the
+ * write was answered, so committed) the probe that first saw the change was sent, in ms.
+ */
+async function timeUntilChanged<T>(probe: () => Promise<T>, before: T, since: number): Promise<{ ms: number; value: T }> {
   for (;;) {
+    const sentAt = Date.now();
     const value = await probe();
-    if (value !== before) return { ms: Date.now() - started, value };
-    if (Date.now() - started > 5000) return { ms: Infinity, value };
+    if (value !== before) return { ms: sentAt - since, value };
+    if (Date.now() - since > 5000) return { ms: Infinity, value };
     await wait(20);
   }
 }
@@ -144,15 +147,18 @@ describeOnServer('a cohort change through one process', () => {
       const value = await valueFrom(reader)();
       expect(await remoteValueFrom(reader)()).toBe(value);
       await setPlan(writer, value === 'true' ? 'free' : 'pro');
-      const served = await timeUntilChanged(definitionsFrom(reader), etag);
-      const evaluated = await timeUntilChanged(valueFrom(reader), value);
-      // Remote evaluation (`/flags`) answers from the cached definitions, so it moves only when they do.
-      const remote = await timeUntilChanged(remoteValueFrom(reader), value);
-      expect({ writer, etagMs: served.ms < 1000, valueMs: evaluated.ms < 1000, remoteMs: remote.ms < 1000 }).toEqual({
-        writer,
-        etagMs: true,
-        valueMs: true,
-        remoteMs: true,
+      const written = Date.now();
+      // The three observations poll at once, each timed from the write.
+      const [served, evaluated, remote] = await Promise.all([
+        timeUntilChanged(definitionsFrom(reader), etag, written),
+        timeUntilChanged(valueFrom(reader), value, written),
+        // Remote evaluation (`/flags`) answers from the cached definitions, so it moves only when they do.
+        timeUntilChanged(remoteValueFrom(reader), value, written),
+      ]);
+      const times = { writer, etagMs: served.ms, valueMs: evaluated.ms, remoteMs: remote.ms };
+      expect({ ...times, withinOneSecond: Math.max(served.ms, evaluated.ms, remote.ms) < 1000 }).toEqual({
+        ...times,
+        withinOneSecond: true,
       });
       expect(evaluated.value).toBe(value === 'true' ? 'false' : 'true');
       expect(remote.value).toBe(evaluated.value);

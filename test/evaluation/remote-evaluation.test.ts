@@ -136,6 +136,12 @@ describe('the detailed shape (/flags?v=2, /decide?v=4)', () => {
     const b = await post('/decide/?v=4', { token, distinct_id: 'free-user' });
     expect(b.status).toBe(200);
     expect(a.body.requestId).not.toBe(b.body.requestId);
+    // A client's X-Request-Id is not reused: the body's id is new, and the response header carries it.
+    const traced = await post('/flags?v=2', { token, distinct_id: 'free-user' }, { 'x-request-id': 'client-42' });
+    expect(traced.body.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(traced.headers.get('x-request-id')).toBe(traced.body.requestId);
+    const again = await post('/flags?v=2', { token, distinct_id: 'free-user' }, { 'x-request-id': 'client-42' });
+    expect(again.body.requestId).not.toBe(traced.body.requestId);
     expect(b.body.flags).toEqual(a.body.flags);
     expect(a.body.flags.beta.reason).toEqual({ code: 'no_condition_match', condition_index: 0, description: 'No matching condition set' });
   });
@@ -217,6 +223,42 @@ describe('body encodings', () => {
     for (const answer of answers) expect({ status: answer.status, flags: answer.body.flags }).toEqual({ status: 200, flags });
   });
 
+  it('sniffs a bare gzip body, and reads ?compression=gzip and a form `compression` field', async () => {
+    const flags = await expected();
+    const json = JSON.stringify(body());
+    const gzipped = gzipSync(json);
+    const send = (path: string, data: string | Buffer, headers: Record<string, string>) =>
+      fetch(`${app.baseUrl}${path}`, { method: 'POST', body: data, headers }).then(async (r) => ({
+        status: r.status,
+        body: JSON.parse(await r.text()),
+      }));
+    const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+    const answers = {
+      // gzip bytes with no Content-Encoding and no compression named: recognised by their magic number
+      sniffed: await send('/flags/?v=2', gzipped, { 'content-type': 'application/json' }),
+      sniffedPlain: await send('/flags/?v=2', gzipped, { 'content-type': 'text/plain' }),
+      gzipParam: await send('/flags/?v=2&compression=gzip', gzipped, { 'content-type': 'text/plain' }),
+      formGzip: await send('/flags/?v=2', form({ data: gzipped.toString('base64'), compression: 'gzip-js' }), {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      formBase64: await send('/flags/?v=2', form({ data: Buffer.from(json).toString('base64'), compression: 'base64' }), {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      legacyFormGzip: await send('/decide/?v=4', form({ data: gzipped.toString('base64'), compression: 'gzip' }), {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+    };
+    for (const [how, answer] of Object.entries(answers)) {
+      expect({ how, status: answer.status, flags: answer.body.flags }).toEqual({ how, status: 200, flags });
+    }
+    // A form naming a compression its data does not have is a 400, not a guess.
+    const wrong = await send('/flags/?v=2', form({ data: Buffer.from(json).toString('base64'), compression: 'gzip' }), {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ type: 'validation_error', code: 'invalid_payload' });
+  });
+
   it('refuses what it cannot decode with capture’s 400', async () => {
     const res = await fetch(`${app.baseUrl}/flags/?v=2`, { method: 'POST', body: 'not gzip', headers: { 'content-encoding': 'gzip' } });
     expect(res.status).toBe(400);
@@ -251,6 +293,74 @@ describe('refusals', () => {
     expect((await post(`/flags/?v=2&token=${token}`, { distinct_id: 'x' })).status).toBe(200);
   });
 
+  it('401 for a personal API key alone: it is not a project token', async () => {
+    for (const res of [
+      await post('/flags/?v=2', { distinct_id: 'x' }, { authorization: `Bearer ${world.owner.key}` }),
+      await post('/decide/', { distinct_id: 'x' }, { authorization: `Bearer ${world.owner.key}` }),
+      await post('/flags/?v=2', { distinct_id: 'x', personal_api_key: world.owner.key }),
+      await post('/flags/?v=2', { distinct_id: 'x', token: world.owner.key }),
+      await app.request(`/flags/?v=2&personal_api_key=${world.owner.key}`, { method: 'POST', body: { distinct_id: 'x' } }),
+    ]) {
+      expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: INVALID_TOKEN });
+    }
+  });
+
+  it('GET /decide?data= answers as the POST does', async () => {
+    const posted = await post('/decide/', { token, distinct_id: 'pro-user' });
+    const data = encodeURIComponent(Buffer.from(JSON.stringify({ token, distinct_id: 'pro-user' })).toString('base64'));
+    for (const path of [`/decide/?data=${data}`, `/decide?v=3&data=${data}`]) {
+      const res = await app.request(path);
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 200, body: posted.body });
+    }
+    const detailed = await app.request(`/decide/?v=4&data=${data}`);
+    expect(detailed.body.flags).toEqual((await post('/flags/?v=2', { token, distinct_id: 'pro-user' })).body.flags);
+    expect((await app.request(`/decide/?data=${encodeURIComponent(Buffer.from('{"distinct_id":"x"}').toString('base64'))}`)).body).toEqual(
+      INVALID_TOKEN,
+    );
+  });
+
+  it('answers OPTIONS on /decide and /array/:token/config[.js] as a CORS preflight', async () => {
+    for (const [path, methods] of [
+      ['/decide/', 'GET, POST, OPTIONS'],
+      ['/decide?v=4', 'GET, POST, OPTIONS'],
+      [`/array/${token}/config`, 'GET, OPTIONS'],
+      [`/array/${token}/config.js`, 'GET, OPTIONS'],
+    ]) {
+      const res = await fetch(`${app.baseUrl}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' },
+      });
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(res.headers.get('access-control-allow-methods')).toBe(methods);
+      expect(res.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    }
+  });
+
+  it('stops answering a rotated public token within one second of the write; the new one works at once', async () => {
+    const other = await app.factories.world();
+    const old = other.project.apiToken;
+    const ask = (phc: string) => post('/flags/?v=2', { token: phc, distinct_id: 'x' }).then((res) => res.status);
+    expect(await ask(old)).toBe(200); // remembered from now on
+    const rotated = `phc_rotated_${other.project.id}_${Date.now()}`;
+    await app.factories.sql('update project set api_token = ? where id = ?', [rotated, other.project.id]);
+    const written = Date.now();
+    expect(await ask(rotated)).toBe(200);
+    // Asked every 20 ms: no request sent a second or more after the write may be answered.
+    let lastAnsweredAt = written;
+    let refused = false;
+    while (!refused && Date.now() - written < 2000) {
+      const sentAt = Date.now();
+      if ((await ask(old)) === 200) lastAnsweredAt = sentAt;
+      else refused = true;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect({ refused, answeredUpToMs: lastAnsweredAt - written < 1000 }).toEqual({ refused: true, answeredUpToMs: true });
+    expect(await ask(old)).toBe(401);
+    expect((await app.request(`/array/${old}/config`)).status).toBe(404);
+  });
+
   it('400 for a missing distinct_id or groups that is not an object, also on GET', async () => {
     const required = { type: 'validation_error', code: 'invalid', detail: 'distinct_id is required', attr: 'distinct_id' };
     for (const distinctId of [undefined, '', null, {}, [], true]) {
@@ -279,19 +389,31 @@ describe('refusals', () => {
     }
   });
 
-  it('answers 200 with errorsWhileComputingFlags when the person cannot be read, never a 5xx', async () => {
+  it('answers 200 when the person cannot be read: the flags that need it are left out, the others answered, never a 5xx', async () => {
     await post('/flags/?v=2', { token, distinct_id: 'pro-user' }); // definitions cached
     const connection = app.orm.em.getConnection();
     await connection.execute('alter table person rename to person_away');
     let answers: ApiResponse[];
     try {
-      answers = [await post('/flags/?v=2', { token, distinct_id: 'pro-user' }), await post('/decide/', { token, distinct_id: 'pro-user' })];
+      answers = [
+        await post('/flags/?v=2', { token, distinct_id: 'pro-user' }),
+        await post('/decide/', { token, distinct_id: 'pro-user' }),
+        // `plan` sent: beta no longer needs the stored person.
+        await post('/flags/?v=2', { token, distinct_id: 'pro-user', person_properties: { plan: 'pro' } }),
+      ];
     } finally {
       await connection.execute('alter table person_away rename to person');
     }
-    expect(answers[0].status).toBe(200);
-    expect(answers[0].body).toEqual({ flags: {}, errorsWhileComputingFlags: true, requestId: expect.any(String) });
-    expect(answers[1].body).toEqual({ featureFlags: {}, featureFlagPayloads: {}, errorsWhileComputingFlags: true });
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(Object.keys(answers[0].body.flags)).toEqual(['everyone', 'nobody', 'big-orgs']);
+    expect(answers[0].body.errorsWhileComputingFlags).toBe(true);
+    expect(answers[1].body).toEqual({
+      featureFlags: { everyone: true, nobody: false, 'big-orgs': false },
+      featureFlagPayloads: { everyone: '"hello"' },
+      errorsWhileComputingFlags: true,
+    });
+    expect(answers[2].body.flags.beta).toMatchObject({ enabled: true, reason: { code: 'condition_match' } });
+    expect(answers[2].body.errorsWhileComputingFlags).toBe(false);
     expect((await post('/flags/?v=2', { token, distinct_id: 'pro-user' })).body.errorsWhileComputingFlags).toBe(false);
   });
 
@@ -439,5 +561,119 @@ describe('the OpenAPI document', () => {
     await expect(checkResponse('GET', `/array/${token}/config.js`, 200, 'application/json', '{}')).rejects.toThrow(
       /declares application\/javascript/,
     );
+  });
+});
+
+describe('when something cannot be read or evaluated, only the flags that depend on it are left out', () => {
+  let chosen: number;
+  let proPlan: number;
+
+  beforeAll(async () => {
+    const cohort = async (body: Record<string, unknown>) => {
+      const res = await app.request(`/api/projects/${world.project.id}/cohorts/`, { method: 'POST', key: world.owner.key, body });
+      expect(res.status).toBe(201);
+      return res.body.id as number;
+    };
+    chosen = await cohort({ name: 'Chosen', is_static: true });
+    const added = await app.request(`/api/projects/${world.project.id}/cohorts/${chosen}/persons/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: { distinct_ids: ['pro-user'] },
+    });
+    expect(added.status).toBe(200);
+    proPlan = await cohort({
+      name: 'Pro plan',
+      filters: { properties: { type: 'AND', values: [{ key: 'plan', type: 'person', value: 'pro', operator: 'exact' }] } },
+    });
+    await createFlag({ key: 'on-static', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: chosen }] }] } });
+    await createFlag({ key: 'on-dynamic', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: proPlan }] }] } });
+  });
+
+  const keys = (res: ApiResponse) => Object.keys(res.body.flags).sort();
+
+  it('a database error while loading static cohort members: the flags that need the stored person are absent', async () => {
+    const healthy = await post('/flags/?v=2', { token, distinct_id: 'pro-user' });
+    expect(healthy.body.errorsWhileComputingFlags).toBe(false);
+    expect(healthy.body.flags['on-static'].enabled).toBe(true);
+    expect(healthy.body.flags['on-dynamic'].enabled).toBe(true);
+    const everything = keys(healthy);
+
+    const connection = app.orm.em.getConnection();
+    await connection.execute('alter table cohort_person rename to cohort_person_away');
+    let bare: ApiResponse, sent: ApiResponse;
+    try {
+      bare = await post('/flags/?v=2', { token, distinct_id: 'pro-user' });
+      sent = await post('/flags/?v=2', { token, distinct_id: 'pro-user', person_properties: { plan: 'pro' } });
+    } finally {
+      await connection.execute('alter table cohort_person_away rename to cohort_person');
+    }
+    // The person's statement also reads the static members, so its properties are lost with them:
+    // flags on stored properties or cohorts are absent; flags that need neither are answered.
+    expect({ status: bare.status, errors: bare.body.errorsWhileComputingFlags }).toEqual({ status: 200, errors: true });
+    expect(keys(bare)).toEqual(everything.filter((key) => !['beta', 'cohorts', 'on-static', 'on-dynamic'].includes(key)));
+    for (const key of keys(bare)) expect(bare.body.flags[key]).toEqual(healthy.body.flags[key]);
+    // Sending `plan` decides beta and the dynamic cohorts; the static cohort's members stay unknown.
+    // (`cohorts` matches its first condition, a dynamic cohort, before it would need the static one.)
+    expect({ status: sent.status, errors: sent.body.errorsWhileComputingFlags }).toEqual({ status: 200, errors: true });
+    expect(keys(sent)).toEqual(everything.filter((key) => key !== 'on-static'));
+    expect(sent.body.flags['on-dynamic'].enabled).toBe(true);
+    expect(sent.body.flags.cohorts).toMatchObject({ enabled: true, reason: { condition_index: 0 } });
+
+    const restored = await post('/flags/?v=2', { token, distinct_id: 'pro-user' });
+    expect(restored.body).toEqual({ ...healthy.body, requestId: expect.any(String) });
+  });
+
+  it('a database error while loading the groups: only group flags that need stored group properties are absent', async () => {
+    const connection = app.orm.em.getConnection();
+    await connection.execute('alter table "group" rename to group_away');
+    let bare: ApiResponse, sent: ApiResponse;
+    try {
+      bare = await post('/flags/?v=2', { token, distinct_id: 'pro-user', groups: { organization: 'acme' } });
+      sent = await post('/flags/?v=2', {
+        token,
+        distinct_id: 'pro-user',
+        groups: { organization: 'acme' },
+        group_properties: { organization: { size: 50 } },
+      });
+    } finally {
+      await connection.execute('alter table group_away rename to "group"');
+    }
+    expect({ status: bare.status, errors: bare.body.errorsWhileComputingFlags }).toEqual({ status: 200, errors: true });
+    expect(bare.body.flags['big-orgs']).toBeUndefined();
+    expect(bare.body.flags['on-static'].enabled).toBe(true); // the person was read
+    expect(sent.body.flags['big-orgs']).toMatchObject({ enabled: true, reason: { code: 'condition_match' } });
+    expect(sent.body.errorsWhileComputingFlags).toBe(false);
+  });
+
+  it('a flag whose evaluation fails (a cohort chain too deep to follow) is absent; the others are answered', async () => {
+    // 5,000 cohorts, each referring to the one before (the API accepts every link; SQL makes them quickly).
+    await app.orm.em.getConnection().execute(`
+      do $$
+      declare previous int := ${proPlan};
+      begin
+        for i in 1..5000 loop
+          insert into cohort (project_id, name, filters, created_at, updated_at)
+          values (${world.project.id}, 'link ' || i, jsonb_build_object('properties', jsonb_build_object('type', 'AND',
+                  'values', jsonb_build_array(jsonb_build_object('key', 'id', 'type', 'cohort', 'value', previous)))), now(), now())
+          returning id into previous;
+        end loop;
+      end $$`);
+    const [{ top, shallow }] = await app.orm.em
+      .getConnection()
+      .execute(`select max(id) as top, min(id) + 9 as shallow from cohort where project_id = ? and name like 'link %'`, [world.project.id]);
+    await createFlag({ key: 'too-deep', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: top }] }] } });
+    await createFlag({ key: 'ten-deep', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: shallow }] }] } });
+    // Evaluated after too-deep, on a cohort that too-deep's failed walk went through: it must fail too, not read "not a member".
+    await createFlag({ key: 'also-too-deep', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: top - 5 }] }] } });
+    const res = await post('/flags/?v=2', { token, distinct_id: 'pro-user' });
+    expect({ status: res.status, errors: res.body.errorsWhileComputingFlags }).toEqual({ status: 200, errors: true });
+    expect(res.body.flags['too-deep']).toBeUndefined();
+    expect(res.body.flags['also-too-deep']).toBeUndefined();
+    expect(res.body.flags['ten-deep'].enabled).toBe(true);
+    expect(res.body.flags['on-dynamic'].enabled).toBe(true); // the same cohort, asked by another flag
+    expect(res.body.flags.everyone.enabled).toBe(true);
+    const legacy = await post('/decide/', { token, distinct_id: 'pro-user' });
+    expect(legacy.body.featureFlags['too-deep']).toBeUndefined();
+    expect(legacy.body.errorsWhileComputingFlags).toBe(true);
   });
 });

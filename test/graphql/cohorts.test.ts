@@ -139,3 +139,174 @@ it("resolves every flag's cohorts in one statement for the whole page", async ()
   });
   expect(statements.filter((sql) => /from cohort /.test(sql))).toHaveLength(1);
 });
+
+/** For operations that do not use the Cohort fragment. */
+const bare = async (query: string, variables: Record<string, unknown>): Promise<any> =>
+  (await app.graphql(query, variables, world.owner.key)).body;
+const update = (id: number, input: Record<string, unknown>) =>
+  run(
+    'mutation($projectId: ID!, $id: Int!, $input: CohortInput!) { updateCohort(projectId: $projectId, id: $id, input: $input) { ...Cohort } }',
+    {
+      projectId,
+      id,
+      input,
+    },
+  );
+
+it('soft-deletes and restores through updateCohort; a deleted cohort leaves the list but stays readable', async () => {
+  const cohort = (await create({ name: 'Short-lived', filters: plan('pro') })).data.createCohort;
+  const listed = async () =>
+    (
+      await bare('query($projectId: ID!) { cohorts(projectId: $projectId, limit: 1000) { results { id } } }', { projectId })
+    ).data.cohorts.results.map((c: { id: number }) => c.id);
+  expect(await listed()).toContain(cohort.id);
+  const deleted = await update(cohort.id, { deleted: true });
+  expect(deleted.data.updateCohort).toMatchObject({ id: cohort.id, deleted: true, name: 'Short-lived' });
+  expect(await listed()).not.toContain(cohort.id);
+  const read = await run('query($projectId: ID!, $id: Int!) { cohort(projectId: $projectId, id: $id) { ...Cohort } }', {
+    projectId,
+    id: cohort.id,
+  });
+  expect(read.data.cohort.deleted).toBe(true);
+  // A flag cannot name it while deleted...
+  const flag = await bare(
+    'mutation($projectId: ID!, $input: FeatureFlagCreateInput!) { createFeatureFlag(projectId: $projectId, input: $input) { id key } }',
+    {
+      projectId,
+      input: { key: 'on-short-lived', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: cohort.id }] }] } },
+    },
+  );
+  expect(flag.errors[0]).toMatchObject({
+    message: `Cohort with id ${cohort.id} does not exist`,
+    extensions: { code: 'BAD_USER_INPUT', reason: 'cohort_does_not_exist', attr: 'filters' },
+  });
+  // ...and can again once restored.
+  const restored = await update(cohort.id, { deleted: false });
+  expect(restored.data.updateCohort).toMatchObject({ deleted: false, count: 2 });
+  expect(await listed()).toContain(cohort.id);
+  const again = await bare(
+    'mutation($projectId: ID!, $input: FeatureFlagCreateInput!) { createFeatureFlag(projectId: $projectId, input: $input) { id key } }',
+    {
+      projectId,
+      input: { key: 'on-short-lived', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: cohort.id }] }] } },
+    },
+  );
+  expect(again.errors).toBeUndefined();
+  expect(again.data.createFeatureFlag.key).toBe('on-short-lived');
+});
+
+it('refuses to change isStatic either way, with the REST error', async () => {
+  const dynamic = (await create({ name: 'Dynamic', filters: plan('pro') })).data.createCohort;
+  const statics = (await create({ name: 'Static', isStatic: true })).data.createCohort;
+  for (const [cohort, isStatic] of [
+    [dynamic, true],
+    [statics, false],
+  ] as const) {
+    const res = await update(cohort.id, { isStatic, name: 'renamed' });
+    expect(res.errors[0]).toMatchObject({
+      message: 'is_static cannot be changed.',
+      extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'invalid_input', attr: 'is_static' },
+    });
+  }
+  // Refused as a whole: nothing else changed; sending the same value is fine.
+  expect((await update(dynamic.id, { isStatic: false })).data.updateCohort).toMatchObject({ name: 'Dynamic', isStatic: false });
+  expect((await update(statics.id, { isStatic: true })).data.updateCohort).toMatchObject({ name: 'Static', isStatic: true });
+});
+
+it('checks the cohorts a flag names on createFeatureFlag and updateFeatureFlag: missing, deleted, other project, behavioural', async () => {
+  const behavioural = (
+    await create({
+      name: 'Visitors',
+      filters: {
+        properties: { type: 'OR', values: [{ key: '$pageview', type: 'behavioral', value: 'performed_event', event_type: 'events' }] },
+      },
+    })
+  ).data.createCohort;
+  const nesting = (
+    await create({
+      name: 'Returning buyers',
+      filters: { properties: { type: 'AND', values: [{ key: 'id', type: 'cohort', value: behavioural.id }] } },
+    })
+  ).data.createCohort;
+  const gone = (await create({ name: 'Gone', filters: plan('x') })).data.createCohort;
+  await update(gone.id, { deleted: true });
+  const other = await app.factories.world();
+  const foreign = await app.request(`/api/projects/${other.project.id}/cohorts/`, {
+    method: 'POST',
+    key: other.owner.key,
+    body: { name: 'Elsewhere', is_static: true },
+  });
+  expect(foreign.status).toBe(201);
+  const fine = (await create({ name: 'Fine', filters: plan('pro') })).data.createCohort;
+
+  const onCohort = (value: unknown) => ({ groups: [{ properties: [{ key: 'id', type: 'cohort', value }] }] });
+  const createFlag = (key: string, value: unknown) =>
+    bare('mutation($projectId: ID!, $input: FeatureFlagCreateInput!) { createFeatureFlag(projectId: $projectId, input: $input) { id } }', {
+      projectId,
+      input: { key, filters: onCohort(value) },
+    });
+  const behaviouralError = {
+    message: "Cohort 'Visitors' with filters on events cannot be used in feature flags.",
+    extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'behavioral_cohort_found', attr: 'filters' },
+  };
+  const missing = (id: unknown) => ({
+    message: `Cohort with id ${id} does not exist`,
+    extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'cohort_does_not_exist', attr: 'filters' },
+  });
+  expect((await createFlag('f-missing', 987654)).errors[0]).toMatchObject(missing(987654));
+  expect((await createFlag('f-deleted', gone.id)).errors[0]).toMatchObject(missing(gone.id));
+  expect((await createFlag('f-foreign', foreign.body.id)).errors[0]).toMatchObject(missing(foreign.body.id));
+  expect((await createFlag('f-behavioural', behavioural.id)).errors[0]).toMatchObject(behaviouralError);
+  expect((await createFlag('f-nested', nesting.id)).errors[0]).toMatchObject(behaviouralError);
+
+  const created = await createFlag('f-fine', fine.id);
+  expect(created.errors).toBeUndefined();
+  const updateFlag = (value: unknown) =>
+    bare(
+      'mutation($projectId: ID!, $id: Int!, $input: FeatureFlagUpdateInput!) { updateFeatureFlag(projectId: $projectId, id: $id, input: $input) { id filters } }',
+      { projectId, id: created.data.createFeatureFlag.id, input: { filters: onCohort(value) } },
+    );
+  expect((await updateFlag(987654)).errors[0]).toMatchObject(missing(987654));
+  expect((await updateFlag(gone.id)).errors[0]).toMatchObject(missing(gone.id));
+  expect((await updateFlag(foreign.body.id)).errors[0]).toMatchObject(missing(foreign.body.id));
+  expect((await updateFlag(nesting.id)).errors[0]).toMatchObject(behaviouralError);
+  const kept = await updateFlag(String(fine.id));
+  expect(kept.errors).toBeUndefined();
+  expect(kept.data.updateFeatureFlag.filters.groups[0].properties[0].value).toBe(String(fine.id));
+});
+
+it('counts a page of cohorts with one statement for all static counts, the cohorts read once, one per dynamic count', async () => {
+  const page = 'query($projectId: ID!) { cohorts(projectId: $projectId, limit: 1000) { results { id isStatic count } } }';
+  const countStatements = async () => {
+    let body: any;
+    const sql = await app.sqlDuring(async () => {
+      body = (await app.graphql(page, { projectId }, world.owner.key)).body;
+    });
+    expect(body.errors).toBeUndefined();
+    return { sql, results: body.data.cohorts.results as Array<{ isStatic: boolean; count: number | null }> };
+  };
+  const before = await countStatements();
+  // Three more static cohorts: their counts come from the one statement that counts every static cohort of the page.
+  for (let i = 0; i < 3; i++) await create({ name: `static-${i}`, isStatic: true });
+  const after = await countStatements();
+  const staticCounts = (sql: string[]) => sql.filter((s) => /from cohort_person where cohort_id in/.test(s));
+  expect(staticCounts(before.sql)).toHaveLength(1);
+  expect(staticCounts(after.sql)).toHaveLength(1);
+  expect(after.sql).toHaveLength(before.sql.length);
+  // Dynamic cohorts: the project's cohorts are read once, then one counting statement per dynamic cohort
+  // (its filters here are all exact in SQL); a behavioural one is null without a statement.
+  await create({
+    name: 'behavioural',
+    filters: {
+      properties: { type: 'OR', values: [{ key: '$pageview', type: 'behavioral', value: 'performed_event', event_type: 'events' }] },
+    },
+  });
+  const last = await countStatements();
+  const dynamic = last.results.filter((c) => !c.isStatic);
+  const countable = dynamic.filter((c) => c.count !== null).length;
+  expect(dynamic.length - countable).toBeGreaterThan(0);
+  expect(last.sql.filter((s) => /from cohort where project_id = \d+$/.test(s))).toHaveLength(1);
+  expect(last.sql.filter((s) => /from person t/.test(s))).toHaveLength(countable);
+  // Everything else: the caller's access, the page, the static counts.
+  expect(last.sql).toHaveLength(3 + 1 + countable);
+});

@@ -246,14 +246,66 @@ describe('flags naming cohorts', () => {
       'behavioral_cohort_found',
     );
     expect((await post('/feature_flags/', flagWith(behavioural.id))).body).toEqual(message);
-    expect((await post('/feature_flags/', flagWith(nesting.id))).body).toEqual({
+    // Used through other cohorts, the message still names the cohort that holds the event filter.
+    expect((await post('/feature_flags/', flagWith(nesting.id))).body).toEqual(message);
+    const outer = await cohort({
+      name: 'outer',
+      filters: { properties: { type: 'OR', values: [{ type: 'AND', values: [{ key: 'id', type: 'cohort', value: nesting.id }] }] } },
+    });
+    expect((await post('/feature_flags/', flagWith(outer.id))).body).toEqual(message);
+    // A cohort with an event filter of its own is named before the ones it references.
+    const both = await cohort({
+      name: 'both',
+      filters: {
+        properties: {
+          type: 'AND',
+          values: [
+            { key: 'id', type: 'cohort', value: behavioural.id },
+            { key: '$autocapture', type: 'behavioral', value: 'performed_event', event_type: 'events' },
+          ],
+        },
+      },
+    });
+    expect((await post('/feature_flags/', flagWith(both.id))).body).toEqual({
       ...message,
-      detail: "Cohort 'nests' with filters on events cannot be used in feature flags.",
+      detail: "Cohort 'both' with filters on events cannot be used in feature flags.",
     });
     const fine = await cohort({ name: 'fine', is_static: true });
     const flag = await post('/feature_flags/', flagWith(fine.id));
     expect(flag.status).toBe(201);
     expect((await patch(`/feature_flags/${flag.body.id}`, { filters: flagWith(behavioural.id).filters })).body).toEqual(message);
+  });
+
+  it('does not look for cycles at flag save; a cycle made in the database evaluates as "not a member" on the way round', async () => {
+    // The API refuses cycles when a cohort is saved; this one is made by hand.
+    const a = await cohort({ name: 'loop-a', filters: { properties: { type: 'OR', values: [plan('pro')] } } });
+    const b = await cohort({
+      name: 'loop-b',
+      filters: { properties: { type: 'AND', values: [{ key: 'id', type: 'cohort', value: a.id }] } },
+    });
+    await app.factories.sql(`update cohort set filters = ?::jsonb where id = ?`, [
+      JSON.stringify({
+        properties: { type: 'OR', values: [plan('pro'), { type: 'AND', values: [{ key: 'id', type: 'cohort', value: b.id }] }] },
+      }),
+      a.id,
+    ]);
+    const flag = await post('/feature_flags/', { key: 'on-a-loop', filters: flagWith(b.id).filters });
+    expect(flag.status).toBe(201);
+    const reasons = async (distinctId: string) => {
+      const res = await get(`/feature_flags/evaluation_reasons?distinct_id=${distinctId}`);
+      expect(res.status).toBe(200);
+      return res.body['on-a-loop'].value;
+    };
+    expect(await reasons('alice')).toBe(true);
+    expect(await reasons('bob')).toBe(false);
+    const remote = await app.request('/flags/?v=2', { method: 'POST', body: { token: world.project.apiToken, distinct_id: 'bob' } });
+    expect(remote.body).toMatchObject({ flags: { 'on-a-loop': { enabled: false } }, errorsWhileComputingFlags: false });
+    expect((await get(`/cohorts/${a.id}/`)).body.count).toBe(2);
+    expect((await get(`/cohorts/${b.id}/`)).body.count).toBe(2);
+    // Saving one of them again through the API is where the cycle is refused.
+    expect((await patch(`/cohorts/${a.id}/`, { filters: (await get(`/cohorts/${a.id}/`)).body.filters })).body).toEqual(
+      invalid('Cohorts cannot reference themselves, directly or through other cohorts.', 'filters'),
+    );
   });
 
   it('checks cohorts in blast-radius conditions too', async () => {

@@ -49,6 +49,23 @@ describe('X-Request-Id', () => {
 });
 
 describe('the access log', () => {
+  it("logs remote evaluation under its new request id, with the client's id beside it", async () => {
+    const res = await app.request('/flags/?v=2', {
+      method: 'POST',
+      body: { token: world.project.apiToken, distinct_id: 'u-1' },
+      headers: { 'x-request-id': 'client-trace-7' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
+    expect(accessLines()).toEqual([
+      expect.objectContaining({ request_id: res.body.requestId, client_request_id: 'client-trace-7', path: '/flags/', status: 200 }),
+    ]);
+    await app.request(flags, { key: world.owner.key, headers: { 'x-request-id': 'plain-trace' } });
+    expect(accessLines()[1]).toMatchObject({ request_id: 'plain-trace' });
+    expect(accessLines()[1].client_request_id).toBeUndefined();
+  });
+
   it('writes one JSON line per request: method, path without the query, status, duration, request id', async () => {
     const res = await app.request(`${flags}?limit=1&search=x`, { key: world.owner.key, headers: { 'x-request-id': 'trace-me' } });
     await app.request(`${flags}/999999`, { key: world.owner.key });

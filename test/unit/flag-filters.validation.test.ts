@@ -7,10 +7,10 @@ import {
 } from '../../src/modules/feature-flag/flag-filters.validation';
 
 const COHORTS: CohortInfo[] = [
-  { id: 1, name: 'plain', deleted: false, hasBehavioral: false },
-  { id: 2, name: 'cohort2', deleted: false, hasBehavioral: true },
-  { id: 3, name: 'gone', deleted: true, hasBehavioral: false },
-  { id: 4, name: 'nests-cohort2', deleted: false, hasBehavioral: true },
+  { id: 1, name: 'plain', deleted: false, behavioralCohort: null },
+  { id: 2, name: 'cohort2', deleted: false, behavioralCohort: 'cohort2' },
+  { id: 3, name: 'gone', deleted: true, behavioralCohort: null },
+  { id: 4, name: 'nests-cohort2', deleted: false, behavioralCohort: 'cohort2' },
 ];
 
 const loadCohorts = jest.fn(async (ids: number[]) => COHORTS.filter((c) => ids.includes(c.id)));
@@ -367,9 +367,9 @@ describe('validateFlagFilters: V4 per property', () => {
       invalid("Cohort 'cohort2' with filters on events cannot be used in feature flags.", 'filters', 'behavioral_cohort_found'),
     ],
     [
-      'a cohort nesting a behavioral one',
+      'a cohort nesting a behavioral one (the message names the one holding the filter)',
       withProps(cohort('4')),
-      invalid("Cohort 'nests-cohort2' with filters on events cannot be used in feature flags.", 'filters', 'behavioral_cohort_found'),
+      invalid("Cohort 'cohort2' with filters on events cannot be used in feature flags.", 'filters', 'behavioral_cohort_found'),
     ],
     // V4d (acceptance 21)
     [

@@ -34,16 +34,28 @@ function hasBehavioralLeaf(value: unknown): boolean {
 }
 
 /**
- * Whether a cohort, or any cohort it references (transitively, cycles tolerated), has a
- * behavioural filter (docs/evaluation.md §5: such cohorts cannot be used in flags, and their `count` is null).
+ * The cohort that makes `id` unusable in a flag (docs/cohorts.md §3): `id` itself if it has a
+ * behavioural filter, else the first cohort it references (transitively) that has one, walked as
+ * PostHog walks them (a stack of references, each cohort once, so cycles end), or null. Iterative:
+ * a reference chain of any length cannot exhaust the stack.
  */
-export function usesBehavioral(id: number, cohorts: ReadonlyMap<number, StoredCohort>, seen = new Set<number>()): boolean {
-  if (seen.has(id)) return false;
-  seen.add(id);
-  const properties = propertiesOf(cohorts.get(id));
-  if (hasBehavioralLeaf(properties)) return true;
-  return referencedCohorts(properties).some((ref) => usesBehavioral(ref, cohorts, seen));
+export function behavioralCohort(id: number, cohorts: ReadonlyMap<number, StoredCohort>): StoredCohort | null {
+  const seen = new Set<number>();
+  const pending = [id];
+  while (pending.length) {
+    const next = pending.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    const cohort = cohorts.get(next);
+    const properties = propertiesOf(cohort);
+    if (cohort && hasBehavioralLeaf(properties)) return cohort;
+    pending.push(...referencedCohorts(properties));
+  }
+  return null;
 }
+
+/** Whether a cohort, or any cohort it references, has a behavioural filter (then its `count` is null). */
+export const usesBehavioral = (id: number, cohorts: ReadonlyMap<number, StoredCohort>): boolean => behavioralCohort(id, cohorts) !== null;
 
 /** Flag validation's cohort lookup (V4b, V4c) for one project: the project's cohorts in one statement. */
 export function cohortInfoLoader(em: EntityManager, projectId: number): (ids: number[]) => Promise<CohortInfo[]> {
@@ -52,6 +64,11 @@ export function cohortInfoLoader(em: EntityManager, projectId: number): (ids: nu
     return ids
       .map((id) => cohorts.get(id))
       .filter((cohort): cohort is StoredCohort => cohort !== undefined)
-      .map((cohort) => ({ id: cohort.id, name: cohort.name, deleted: cohort.deleted, hasBehavioral: usesBehavioral(cohort.id, cohorts) }));
+      .map((cohort) => ({
+        id: cohort.id,
+        name: cohort.name,
+        deleted: cohort.deleted,
+        behavioralCohort: behavioralCohort(cohort.id, cohorts)?.name ?? null,
+      }));
   };
 }

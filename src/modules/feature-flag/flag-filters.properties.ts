@@ -47,7 +47,7 @@ function checkPropertyRules(property: CheckedProperty, cohorts: Map<number, Coho
     const id = cohortIdOf(value);
     const cohort = id === null ? undefined : cohorts.get(id);
     if (!cohort) throw filterErrors.cohortDoesNotExist(value, attr);
-    if (cohort.hasBehavioral) throw filterErrors.behavioralCohort(cohort.name, attr);
+    if (cohort.behavioralCohort !== null) throw filterErrors.behavioralCohort(cohort.behavioralCohort, attr);
     return;
   }
 

@@ -13,8 +13,11 @@ export interface CohortInfo {
   id: number;
   name: string;
   deleted: boolean;
-  /** true if this cohort or any cohort it references (transitively) has a property of type "behavioral" */
-  hasBehavioral: boolean;
+  /**
+   * The name of the cohort holding a `behavioral` property: this one, else the first one it references
+   * (transitively) that has one; null when none has.
+   */
+  behavioralCohort: string | null;
 }
 
 export interface FiltersValidationOptions {

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EvaluationSubject } from '../../evaluation/evaluate-flag';
+import { SubjectDataUnavailable, type EvaluationSubject } from '../../evaluation/evaluate-flag';
 import { storableText } from '../../db/sql';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { flagFromRow } from '../feature-flag/feature-flag.rows';
 import { cohortMembership, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
-import { matchProperty } from '../../evaluation/property-match';
+import { matchProperty, str } from '../../evaluation/property-match';
 
 /** The project's group types, index → name (docs/evaluation.md §6). */
 export async function loadGroupTypes(em: EntityManager, projectId: number): Promise<Map<number, string>> {
@@ -58,11 +58,20 @@ function cohortDefinitionsFrom(
   );
 }
 
+/** Told when the stored person or groups could not be read (remote evaluation answers what it still can). */
+export type UnreadSubject = (what: 'person' | 'groups', error: unknown) => void;
+
 /**
  * The stored person behind `distinctId` and the requested groups, as committed now (docs/evaluation.md
  * §4.1): one statement for the person (with the static cohorts it belongs to, and the project's
  * cohorts unless `cohorts` is given), one for the groups. Names that are not group types are ignored.
  * `overlay` (remote evaluation) is laid over the stored properties before cohorts are decided.
+ *
+ * With `unread` (and `cohorts` given), a statement that fails is reported there instead of thrown, and
+ * the subject is marked as unread: only the request's properties are known, and a flag that needs
+ * anything stored (another property, a static cohort's members) throws when evaluated
+ * (docs/remote-evaluation.md, "When something cannot be read"). Static membership is read in the
+ * person's statement, so it cannot fail apart from the person's properties.
  */
 export async function loadSubject(
   em: EntityManager,
@@ -72,11 +81,14 @@ export async function loadSubject(
   groupTypes: ReadonlyMap<number, string>,
   overlay?: PropertyOverlay,
   cohorts?: CohortDefinitions,
+  unread?: UnreadSubject,
 ): Promise<EvaluationSubject> {
   let personProperties: Record<string, unknown> = {};
   let staticCohorts: number[] = [];
+  let personUnread = false;
   let definitions = cohorts;
   const storable = storableText(distinctId);
+  const tolerant = unread !== undefined && definitions !== undefined;
   if (storable || !definitions) {
     // One row always: the person (if any) joined onto the project's cohorts (if asked for).
     const person = storable
@@ -87,14 +99,23 @@ export async function loadSubject(
       ? 'null::jsonb'
       : `(select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'is_static', c.is_static, 'filters', c.filters) order by c.id), '[]'::jsonb)
            from cohort c where c.project_id = ? and not c.deleted)`;
-    const rows: Array<{
+    type Row = {
       properties: Record<string, unknown> | null;
       static_cohorts: number[] | null;
       cohorts: Array<{ id: number; is_static: boolean; filters: Record<string, unknown> | null }> | null;
-    }> = await em.execute(
-      `select s.properties, s.static_cohorts, ${projectCohorts} as cohorts from (select 1) one left join (${person}) s on true`,
-      [...(definitions ? [] : [projectId]), ...(storable ? [projectId, distinctId] : [])],
-    );
+    };
+    const rows = await em
+      .execute(`select s.properties, s.static_cohorts, ${projectCohorts} as cohorts from (select 1) one left join (${person}) s on true`, [
+        ...(definitions ? [] : [projectId]),
+        ...(storable ? [projectId, distinctId] : []),
+      ])
+      .then((read) => read as Row[])
+      .catch((error: unknown): Row[] => {
+        if (!tolerant) throw error;
+        unread!('person', error);
+        personUnread = true;
+        return [{ properties: null, static_cohorts: null, cohorts: null }];
+      });
     const [row] = rows;
     if (row.properties) personProperties = row.properties;
     staticCohorts = (row.static_cohorts ?? []).map(Number);
@@ -108,11 +129,20 @@ export async function loadSubject(
   for (const { name, key } of passed) groups[name] = { key, properties: {} };
   const wanted = passed.filter(({ key }) => storableText(key));
   if (wanted.length) {
-    const rows: Array<{ group_type_index: number; group_key: string; group_properties: Record<string, unknown> }> = await em.execute(
-      `select group_type_index, group_key, group_properties from "group"
+    type Row = { group_type_index: number; group_key: string; group_properties: Record<string, unknown> };
+    const rows = await em
+      .execute(
+        `select group_type_index, group_key, group_properties from "group"
         where project_id = ? and (group_type_index, group_key) in (${wanted.map(() => '(?, ?)').join(', ')})`,
-      [projectId, ...wanted.flatMap(({ index, key }) => [index, key])],
-    );
+        [projectId, ...wanted.flatMap(({ index, key }) => [index, key])],
+      )
+      .then((read) => read as Row[])
+      .catch((error: unknown): Row[] => {
+        if (!tolerant) throw error;
+        unread!('groups', error);
+        for (const { name } of wanted) groups[name].unread = true;
+        return [];
+      });
     for (const row of rows) {
       const name = groupTypes.get(Number(row.group_type_index))!;
       if (groups[name]?.key === row.group_key) groups[name].properties = row.group_properties;
@@ -125,23 +155,39 @@ export async function loadSubject(
       if (groups[name]) groups[name].properties = { ...groups[name].properties, ...properties };
     }
   }
-  return subjectWithCohorts(distinctId, personProperties, groups, definitions, new Set(staticCohorts));
+  return subjectWithCohorts(distinctId, personProperties, groups, definitions!, personUnread ? null : new Set(staticCohorts));
 }
 
 /**
  * An evaluation subject whose cohort membership is decided over `personProperties` (plus
  * `distinct_id`, §4.1) and the static cohorts its person belongs to (§5.3). Remote evaluation
- * builds one over request-overlaid properties the same way.
+ * builds one over request-overlaid properties the same way. `staticCohorts` null: the stored person
+ * could not be read, so `personProperties` are only the request's, and a cohort that needs more
+ * (a static cohort, a person leaf on another key) throws `SubjectDataUnavailable`.
  */
 export function subjectWithCohorts(
   distinctId: string,
   personProperties: Record<string, unknown>,
   groups: EvaluationSubject['groups'],
   cohorts: CohortDefinitions,
-  staticCohorts: ReadonlySet<number>,
+  staticCohorts: ReadonlySet<number> | null,
 ): EvaluationSubject {
   const bag = { ...personProperties, distinct_id: distinctId };
   const now = new Date();
-  const inCohort = cohortMembership(cohorts, staticCohorts, (filter) => matchProperty(filter, bag, now));
-  return { distinctId, personProperties, groups, inCohort };
+  if (staticCohorts !== null) {
+    const inCohort = cohortMembership(cohorts, staticCohorts, (filter) => matchProperty(filter, bag, now));
+    return { distinctId, personProperties, groups, inCohort };
+  }
+  const inCohort = cohortMembership(
+    cohorts,
+    () => {
+      throw new SubjectDataUnavailable("the static cohorts' members");
+    },
+    (filter) => {
+      const key = typeof filter.key === 'string' ? filter.key : str(filter.key);
+      if (!Object.prototype.hasOwnProperty.call(bag, key)) throw new SubjectDataUnavailable(`the stored property ${JSON.stringify(key)}`);
+      return matchProperty(filter, bag, now);
+    },
+  );
+  return { distinctId, personProperties, groups, inCohort, personUnread: true };
 }

@@ -6,7 +6,7 @@ import { evaluateFlag, type EvaluationReason, type FlagValue } from '../../evalu
 import type { CohortDefinitions } from '../../evaluation/cohort-match';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { groupKeys } from './groups-param';
-import { loadFlagsAndGroupTypes, loadSubject, type ProjectFlags, type PropertyOverlay } from './evaluation-subject';
+import { loadFlagsAndGroupTypes, loadSubject, type ProjectFlags, type PropertyOverlay, type UnreadSubject } from './evaluation-subject';
 
 export interface FlagEvaluationResult {
   key: string;
@@ -29,7 +29,9 @@ export interface SubjectEvaluation {
  * `flags` evaluated for one subject: the stored person and groups (one statement each), overlaid
  * by what a remote-evaluation request sent; `cohorts` (cached) spares reading the project's cohorts. Shared by evaluation_reasons, my_flags and remote
  * evaluation, so all three answer alike. A flag whose evaluation throws is passed to `failed`
- * (remote evaluation answers without it); without `failed` the error propagates.
+ * (remote evaluation answers without it); without `failed` the error propagates. With `unread`
+ * (and `cohorts`), a person or groups statement that fails is reported there, and only the flags
+ * that need what it would have read fail (loadSubject).
  */
 export async function evaluateForSubject(
   em: EntityManager,
@@ -37,9 +39,14 @@ export async function evaluateForSubject(
   { flags, groupTypes }: ProjectFlags,
   distinctId: string,
   requested: Record<string, string>,
-  options: { overlay?: PropertyOverlay; cohorts?: CohortDefinitions; failed?: (flag: FeatureFlag, error: unknown) => void } = {},
+  options: {
+    overlay?: PropertyOverlay;
+    cohorts?: CohortDefinitions;
+    failed?: (flag: FeatureFlag, error: unknown) => void;
+    unread?: UnreadSubject;
+  } = {},
 ): Promise<SubjectEvaluation[]> {
-  const subject = await loadSubject(em, projectId, distinctId, requested, groupTypes, options.overlay, options.cohorts);
+  const subject = await loadSubject(em, projectId, distinctId, requested, groupTypes, options.overlay, options.cohorts, options.unread);
   const now = new Date();
   const evaluated: SubjectEvaluation[] = [];
   for (const flag of flags) {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context';
-import type { EvaluationReason } from '../../evaluation/evaluate-flag';
+import { SubjectDataUnavailable, type EvaluationReason } from '../../evaluation/evaluate-flag';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { evaluateForSubject, type SubjectEvaluation } from './flag-evaluation.service';
 import type { RemoteEvaluationSubject } from './remote-evaluation.request';
@@ -21,8 +21,8 @@ export interface RemoteEvaluation {
 /**
  * docs/remote-evaluation.md ("The answers"): every active flag (or those `flag_keys` names), by id, for one subject,
  * from the cached definitions: the only statements are the person's and the groups'. A flag that
- * cannot be evaluated is left out and reported; so is everything when the subject cannot be loaded.
- * Nothing is written.
+ * cannot be evaluated is left out and reported (docs/remote-evaluation.md, "When something cannot be
+ * read"): its evaluation threw, or it needs stored data whose statement failed. Nothing is written.
  */
 export async function evaluateRemotely(
   ctx: AppContext,
@@ -40,15 +40,20 @@ export async function evaluateRemotely(
     evaluated = await evaluateForSubject(ctx.em, projectId, { ...project, flags: wanted }, subject.distinctId, subject.groups, {
       overlay: subject.overlay,
       cohorts,
+      unread: (what, error) => {
+        logger.warn({ err: error, project_id: projectId }, `remote evaluation: the stored ${what} could not be read`);
+      },
       failed: (flag, error) => {
         errors = true;
+        if (error instanceof SubjectDataUnavailable) return; // its cause is logged once, by `unread`
         logger.warn({ err: error, project_id: projectId, flag_id: flag.id }, 'remote evaluation: flag could not be evaluated');
       },
     });
   } catch (error) {
-    // SPEC-GAP: the flags, person or groups could not be read (database trouble): no flag can be trusted, so
-    // none is answered, and the client is told, instead of a 5xx for a valid token and body.
-    logger.warn({ err: error, project_id: projectId }, 'remote evaluation: subject could not be loaded');
+    // SPEC-GAP: the flag definitions themselves could not be read (the cache was cold and the database
+    // failed): there is no flag to answer one by one, so the answer is empty and says so, instead of a
+    // 5xx for a valid token and body. The person's and the groups' statements never end up here.
+    logger.warn({ err: error, project_id: projectId }, 'remote evaluation: the flags could not be loaded');
     return { flags: [], errorsWhileComputingFlags: true };
   }
   return {
