@@ -12,6 +12,7 @@ const post = (path: string, body: unknown, key = world.owner.key) => app.request
 const patch = (path: string, body: unknown, key = world.owner.key) => app.request(`${base}${path}`, { method: 'PATCH', key, body });
 const get = (path: string, key = world.owner.key) => app.request(`${base}${path}`, { key });
 const invalid = (detail: string, attr: string | null, code = 'invalid_input') => ({ type: 'validation_error', code, detail, attr });
+const ref = (value: unknown) => ({ properties: { type: 'AND', values: [{ key: 'id', type: 'cohort', value }] } });
 const plan = (value: string) => ({ type: 'AND', values: [{ key: 'plan', type: 'person', value, operator: 'exact' }] });
 
 async function cohort(body: Record<string, unknown>): Promise<{ id: number } & Record<string, unknown>> {
@@ -179,7 +180,6 @@ describe('validation', () => {
   });
 
   it('refuses references to missing, deleted and foreign cohorts, and cycles', async () => {
-    const ref = (value: unknown) => ({ properties: { type: 'AND', values: [{ key: 'id', type: 'cohort', value }] } });
     expect((await post('/cohorts', { name: 'x', filters: ref(987654) })).body).toEqual(
       invalid('Cohort with id 987654 does not exist', 'filters', 'cohort_does_not_exist'),
     );
@@ -199,6 +199,19 @@ describe('validation', () => {
     const cycle = invalid('Cohorts cannot reference themselves, directly or through other cohorts.', 'filters');
     expect((await patch(`/cohorts/${a.id}`, { filters: ref(a.id) })).body).toEqual(cycle);
     expect((await patch(`/cohorts/${a.id}`, { filters: ref(b.id) })).body).toEqual(cycle);
+  });
+
+  it('refuses a reference chain deeper than 20 levels, counted through the cohort being saved', async () => {
+    const tooDeep = invalid('Cohorts can reference each other at most 20 levels deep.', 'filters');
+    const chain = [await cohort({ name: 'chain-0', filters: { properties: plan('pro') } })];
+    for (let i = 1; i <= 20; i++) chain.push(await cohort({ name: `chain-${i}`, filters: ref(chain[i - 1].id) }));
+    // chain-20 → … → chain-0 is 20 references: one more on top is refused, as is one more below.
+    expect((await post('/cohorts', { name: 'chain-21', filters: ref(chain[20].id) })).body).toEqual(tooDeep);
+    const bottom = await cohort({ name: 'below', filters: { properties: plan('pro') } });
+    expect((await patch(`/cohorts/${chain[0].id}`, { filters: ref(bottom.id) })).body).toEqual(tooDeep);
+    // Shortening the chain in the middle makes room again.
+    expect((await patch(`/cohorts/${chain[10].id}`, { filters: { properties: plan('pro') } })).status).toBe(200);
+    expect((await post('/cohorts', { name: 'chain-21', filters: ref(chain[20].id) })).status).toBe(201);
   });
 });
 

@@ -7,6 +7,7 @@ export const cohortErrors = {
   doesNotExist: (value: unknown) =>
     new ValidationError('cohort_does_not_exist', `Cohort with id ${pyRepr(value)} does not exist`, 'filters'),
   circular: () => fieldErrors.invalidInput('Cohorts cannot reference themselves, directly or through other cohorts.', 'filters'),
+  chainTooLong: (max: number) => fieldErrors.invalidInput(`Cohorts can reference each other at most ${max} levels deep.`, 'filters'),
   isStaticImmutable: () => fieldErrors.invalidInput('is_static cannot be changed.', 'is_static'),
   invalidDistinctIds: () => fieldErrors.invalidInput('distinct_ids must be a non-empty list of strings.', 'distinct_ids'),
   notStatic: () => fieldErrors.invalidInput('Persons can only be added to a static cohort.'),

@@ -56,6 +56,50 @@ function checkGroup(raw: unknown, depth: number, persons: CheckedProperty[], ref
   });
 }
 
+/** Longest reference chain a cohort may sit in (docs/cohorts.md): evaluation follows references depth first. */
+export const MAX_REFERENCE_CHAIN = 20;
+
+const referencesOf = (filters: Record<string, unknown> | null | undefined) =>
+  referencedCohorts(isPlainObject(filters) ? (filters.properties as PropertyGroup) : null)
+    .map(cohortIdOfValue)
+    .filter((id): id is number => id !== null);
+
+/**
+ * SPEC-GAP: the longest chain of references through the cohort being saved (`self`, null on
+ * create) with these references: the chain above it (cohorts that reach it) plus the chain below.
+ * Iterative, each cohort once; a cycle made by hand counts its edges once.
+ */
+function longestChainThrough(self: number | null, references: number[], cohorts: ProjectCohorts): number {
+  const SELF = self ?? -1;
+  const down = new Map<number, number[]>();
+  for (const [id, cohort] of cohorts) if (id !== SELF) down.set(id, referencesOf(cohort.filters));
+  down.set(SELF, references);
+  const up = new Map<number, number[]>();
+  for (const [id, targets] of down) for (const target of targets) up.set(target, [...(up.get(target) ?? []), id]);
+  const longest = (graph: Map<number, number[]>) => {
+    const length = new Map<number, number>();
+    const stack: Array<{ id: number; expanded: boolean }> = [{ id: SELF, expanded: false }];
+    while (stack.length) {
+      const top = stack[stack.length - 1];
+      const next = graph.get(top.id) ?? [];
+      if (!top.expanded && length.has(top.id)) {
+        stack.pop(); // reached again through another path: already measured, or in progress (a cycle)
+        continue;
+      }
+      if (!top.expanded) {
+        top.expanded = true;
+        length.set(top.id, 0);
+        for (const id of next) if (!length.has(id)) stack.push({ id, expanded: false });
+        continue;
+      }
+      stack.pop();
+      length.set(top.id, Math.max(0, ...next.map((id) => 1 + (length.get(id) ?? 0))));
+    }
+    return length.get(SELF) ?? 0;
+  };
+  return longest(up) + longest(down);
+}
+
 /** Whether `start`'s references lead back to `self` (a cohort being saved with these references). */
 function reachesSelf(self: number, start: number[], cohorts: ProjectCohorts): boolean {
   const seen = new Set<number>();
@@ -94,6 +138,7 @@ export async function validateCohortFilters(
     ids.push(id!);
   }
   if (self !== null && reachesSelf(self, ids, cohorts)) throw cohortErrors.circular();
+  if (longestChainThrough(self, ids, cohorts) > MAX_REFERENCE_CHAIN) throw cohortErrors.chainTooLong(MAX_REFERENCE_CHAIN);
   refuseUnstorableJson(raw, 'filters');
   return { properties: raw.properties as unknown as PropertyGroup };
 }
