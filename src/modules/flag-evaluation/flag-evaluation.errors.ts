@@ -1,4 +1,5 @@
-import { fieldErrors } from '../../errors';
+import { fieldErrors, ValidationError } from '../../errors';
+import { captureErrors } from '../ingestion/ingestion.errors';
 
 /** evaluation_reasons' and my_flags' messages (docs/evaluation.md §9). */
 export const evaluationErrors = {
@@ -9,4 +10,11 @@ export const evaluationErrors = {
 export const groupsErrors = {
   invalidJson: () => fieldErrors.invalidInput('Invalid JSON in groups parameter'),
   notAnObject: () => fieldErrors.invalidInput('groups must be a JSON object'),
+};
+
+/** /flags and /decide (docs/remote-evaluation.md): bodies are decoded as capture decodes them. */
+export const remoteEvaluationErrors = {
+  distinctIdRequired: () => new ValidationError('invalid', 'distinct_id is required', 'distinct_id'),
+  groupsNotAnObject: () => new ValidationError('invalid', 'groups must be an object', 'groups'),
+  notAnObject: () => captureErrors.notAnObject(),
 };

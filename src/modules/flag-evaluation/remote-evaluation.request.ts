@@ -1,4 +1,4 @@
-import { ValidationError } from '../../errors';
+import { remoteEvaluationErrors } from './flag-evaluation.errors';
 import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../validation/fields';
 import { captureErrors } from '../ingestion/ingestion.errors';
 import type { PropertyOverlay } from './evaluation-subject';
@@ -26,12 +26,6 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 const nonEmptyText = (value: unknown): value is string => typeof value === 'string' && value !== '';
-
-export const remoteEvaluationErrors = {
-  distinctIdRequired: () => new ValidationError('invalid', 'distinct_id is required', 'distinct_id'),
-  groupsNotAnObject: () => new ValidationError('invalid', 'groups must be an object', 'groups'),
-  notAnObject: () => captureErrors.notAnObject(),
-};
 
 /** The decoded body text (capture's decoding, docs/ingestion.md §1.2) as JSON: empty means `{}`. */
 export function parseRemoteEvaluationBody(text: string, query: Record<string, unknown>): RemoteEvaluationRequest {
