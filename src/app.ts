@@ -11,7 +11,7 @@ import { apolloMiddleware } from './graphql/apollo-koa';
 import { graphiqlMiddleware } from './graphql/graphiql';
 import { formatGraphQLError, isInternal } from './graphql/errors';
 import { apolloLimits } from './graphql/limits';
-import { buildAppSchema } from './graphql/schema';
+import { buildAppSchema, buildPublicSchema } from './graphql/schema';
 import { captureHandler } from './rest/capture.handler';
 import { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
 import { localEvaluationDefinitions } from './modules/flag-evaluation/local-evaluation';
@@ -92,9 +92,10 @@ export async function createApp({
 }: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
   // Error serializer without SQL values, credentials censored (src/http/logging.ts).
   const logger = safeLogger(givenLogger);
+  // REST runs its operations on the whole schema; /graphql serves it without the REST-only fields.
   const schema = await buildAppSchema();
   const apollo = new ApolloServer<AppContext>({
-    schema,
+    schema: await buildPublicSchema(),
     // Size, depth, alias and cost limits for every document, introspection included (src/graphql/limits.ts).
     ...apolloLimits,
     // Browsers get GraphiQL from this service's own files (src/graphql/graphiql.ts), never Apollo's CDN page.

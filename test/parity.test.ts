@@ -22,12 +22,12 @@ const FLAG_FIELDS = {
   rollout_percentage: 'rolloutPercentage',
   ensure_experience_continuity: 'ensureExperienceContinuity',
   experiment_set: 'experimentSet',
-  features: 'features',
+  features: null,
   rollback_conditions: 'rollbackConditions',
   performed_rollback: 'performedRollback',
   can_edit: 'canEdit',
   tags: 'tags',
-  usage_dashboard: 'usageDashboard',
+  usage_dashboard: 'usageDashboardId',
   analytics_dashboards: 'analyticsDashboards',
   has_enriched_analytics: 'hasEnrichedAnalytics',
   version: 'version',
@@ -41,26 +41,36 @@ const USER_FIELDS = {
   email: 'email',
   is_email_verified: 'isEmailVerified',
 } as const;
+/** Fields only the REST shape carries (null above: PostHog's wire fields with no GraphQL meaning), with the one value they always have. */
+const REST_ONLY_FIELDS: Record<string, unknown> = { features: [] };
 /** Write-only field (not in the flag shape). */
 const INPUT_ONLY_FIELDS = { version: 'version' } as const;
 
 type RestName = keyof typeof FLAG_FIELDS;
 const SELECTION = Object.values(FLAG_FIELDS)
+  .filter((name) => name !== null)
   .map((name) => (name === 'createdBy' ? `createdBy { ${Object.values(USER_FIELDS).join(' ')} }` : name))
   .join('\n');
 
-const rename = (object: Record<string, unknown>, mapping: Record<string, string>) => {
+const rename = (object: Record<string, unknown>, mapping: Record<string, string | null>) => {
   const out: Record<string, unknown> = {};
-  for (const [from, to] of Object.entries(mapping)) if (Object.prototype.hasOwnProperty.call(object, from)) out[to] = object[from];
+  for (const [from, to] of Object.entries(mapping))
+    if (to !== null && Object.prototype.hasOwnProperty.call(object, from)) out[to] = object[from];
   const unknown = Object.keys(object).filter((name) => !(name in mapping));
   if (unknown.length) throw new Error(`unmapped fields: ${unknown.join(', ')}`);
   return out;
 };
-const invert = (mapping: Record<string, string>) => Object.fromEntries(Object.entries(mapping).map(([a, b]) => [b, a]));
+const invert = (mapping: Record<string, string | null>) =>
+  Object.fromEntries(Object.entries(mapping).flatMap(([a, b]) => (b === null ? [] : [[b, a]])));
 
-/** A GraphQL flag in REST names (top level, and the nested user). */
+/** A GraphQL flag in REST names and REST's field order (top level, and the nested user). */
 function flagToRest(flag: Record<string, unknown>): Record<string, unknown> {
-  const out = rename(flag, invert(FLAG_FIELDS));
+  const renamed = rename(flag, invert(FLAG_FIELDS));
+  const out: Record<string, unknown> = {};
+  for (const [rest, graphql] of Object.entries(FLAG_FIELDS)) {
+    if (graphql === null) out[rest] = REST_ONLY_FIELDS[rest];
+    else if (rest in renamed) out[rest] = renamed[rest];
+  }
   if (out.created_by) out.created_by = rename(out.created_by as Record<string, unknown>, invert(USER_FIELDS));
   return out;
 }
@@ -176,9 +186,10 @@ describe('one scenario through REST and GraphQL', () => {
   it('the name mapping covers the whole REST flag shape', async () => {
     const res = await app.request(flagsPath(), { method: 'POST', key: world.owner.key, body: { key: 'shape-probe' } });
     expect(Object.keys(res.body)).toEqual(Object.keys(FLAG_FIELDS));
+    expect(res.body).toMatchObject(REST_ONLY_FIELDS);
     expect(Object.keys(res.body.created_by)).toEqual(Object.keys(USER_FIELDS));
     const gql = await viaGraphQL(CREATE, { input: { key: 'shape-probe' } });
-    expect(Object.keys(gql.body.data.flag)).toEqual(Object.values(FLAG_FIELDS));
+    expect(Object.keys(gql.body.data.flag)).toEqual(Object.values(FLAG_FIELDS).filter((name) => name !== null));
   });
 
   it('create with filters, tags and ensure_experience_continuity', async () => {

@@ -4,7 +4,7 @@ import type { BenchContext, Scenario } from './types';
 const USER = 'id uuid distinctId firstName email isEmailVerified';
 // The REST list's fields (src/rest/fragments.ts RestFeatureFlag) under their GraphQL names.
 const FLAG = `id name key filters deleted active createdBy { ${USER} } createdAt isSimpleFlag rolloutPercentage
-  ensureExperienceContinuity experimentSet features rollbackConditions performedRollback canEdit tags usageDashboard
+  ensureExperienceContinuity experimentSet rollbackConditions performedRollback canEdit tags usageDashboardId
   analyticsDashboards hasEnrichedAnalytics version`;
 const LIST_QUERY = `query BenchFlags($projectId: ID!, $limit: Int) { featureFlags(projectId: $projectId, limit: $limit) { count results { ${FLAG} } } }`;
 

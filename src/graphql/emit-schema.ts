@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { printSchema } from 'graphql';
-import { buildAppSchema } from './schema';
+import { buildPublicSchema } from './schema';
 
 /** Writes the SDL artefact: `npm run schema:emit`. A test fails when it drifts from the code. */
 export const SCHEMA_FILE = path.resolve(
@@ -15,7 +15,7 @@ export const SCHEMA_FILE = path.resolve(
 );
 
 export async function printAppSchema(): Promise<string> {
-  return `${printSchema(await buildAppSchema())}\n`;
+  return `${printSchema(await buildPublicSchema())}\n`;
 }
 
 if (require.main === module) {

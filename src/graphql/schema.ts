@@ -1,5 +1,6 @@
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
+import { withoutRestOnlyFields } from './rest-only';
 import { ExperimentResolver, FeatureFlagExperimentsResolver } from '../modules/experiment/experiment.resolver';
 import { ExperimentResultsResolver } from '../modules/experiment/experiment-results.resolver';
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
@@ -55,9 +56,16 @@ export const resolvers = [
 ] as const;
 
 let built: Promise<GraphQLSchema> | null = null;
+let builtPublic: Promise<GraphQLSchema> | null = null;
 
-/** Built once per process; the committed SDL (schema/schema.graphql) must match it. */
+/** The whole schema, REST-only fields included: what the REST adapter and the OpenAPI document read. Built once per process. */
 export function buildAppSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({ resolvers, validate: false, emitSchemaFile: false });
   return built;
+}
+
+/** What /graphql serves: the whole schema less its REST-only fields. The committed SDL (schema/schema.graphql) must match it. */
+export function buildPublicSchema(): Promise<GraphQLSchema> {
+  builtPublic ??= buildAppSchema().then(withoutRestOnlyFields);
+  return builtPublic;
 }

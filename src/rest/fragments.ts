@@ -35,7 +35,7 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     performed_rollback: performedRollback
     can_edit: canEdit
     tags
-    usage_dashboard: usageDashboard
+    usage_dashboard: usageDashboardId
     analytics_dashboards: analyticsDashboards
     has_enriched_analytics: hasEnrichedAnalytics
     version
@@ -43,7 +43,7 @@ export const REST_FRAGMENTS = /* GraphQL */ `
 
   fragment RestFlagSummary on FeatureFlag {
     id
-    team_id: teamId
+    team_id: projectId
     name
     key
     filters
@@ -54,7 +54,7 @@ export const REST_FRAGMENTS = /* GraphQL */ `
 
   fragment RestMinimalFlag on FeatureFlag {
     id
-    team_id: teamId
+    team_id: projectId
     name
     key
     filters: sdkFilters

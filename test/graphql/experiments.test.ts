@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const FIELDS = `id name description startDate endDate featureFlagKey archived parameters secondaryMetrics filters createdAt updatedAt
-  createdBy { email } featureFlag { id teamId key active deleted filters experimentSet experiments { id } }`;
+  createdBy { email } featureFlag { id projectId key active deleted filters experimentSet experiments { id } }`;
 
 async function create(input: Record<string, unknown>, key = world.owner.key) {
   return app.graphql(
@@ -40,7 +40,7 @@ describe('experiments over GraphQL', () => {
       createdBy: { email: world.owner.user.email },
       featureFlag: {
         key: 'gql-checkout',
-        teamId: world.project.id,
+        projectId: world.project.id,
         active: false,
         deleted: false,
         experimentSet: [experiment.id],

@@ -72,8 +72,7 @@ const LIST = /* GraphQL */ `
           isEmailVerified
         }
         experimentSet
-        features
-        usageDashboard
+        usageDashboardId
       }
     }
   }

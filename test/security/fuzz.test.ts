@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { getNamedType, isInputObjectType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
-import { buildAppSchema } from '../../src/graphql/schema';
+import { buildPublicSchema } from '../../src/graphql/schema';
 import { routes } from '../../src/rest/routes';
 import type { Member, World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -871,7 +871,7 @@ const isRefused = (status: number) => status >= 400;
 beforeAll(async () => {
   app = await startTestApp();
   port = Number(new URL(app.baseUrl).port);
-  schema = await buildAppSchema();
+  schema = await buildPublicSchema();
   world = await app.factories.world();
   const other = await app.factories.world(); // objects the caller may not touch
   keys.owner = world.owner.key;

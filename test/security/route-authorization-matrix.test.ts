@@ -1,6 +1,6 @@
 import { getNamedType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
-import { buildAppSchema } from '../../src/graphql/schema';
+import { buildPublicSchema } from '../../src/graphql/schema';
 import { ownKeys } from '../../src/rest/personal-api-key-operations';
 import type { Route } from '../../src/rest/route';
 import { routes } from '../../src/rest/routes';
@@ -218,7 +218,7 @@ async function ok<T = any>(res: Promise<ApiResponse<T>>, status: number, what: s
 
 beforeAll(async () => {
   app = await startTestApp();
-  schema = await buildAppSchema();
+  schema = await buildPublicSchema();
   const steps = roleSteps(app);
   const world = await app.factories.world();
   const { organization, project, owner } = world;

@@ -13,6 +13,14 @@ import { appendTiles, ENRICHED_MARKER, enrichedTiles, insertUsageDashboard } fro
 
 /** Dashboards (read-only over the API) and the flag's two dashboard helpers (docs/dashboards.md). */
 export const DashboardService = {
+  /** A flag's usage dashboard, for a caller with `dashboard:read` on its project; null when it has none. */
+  async usageDashboardOf(ctx: AppContext, flag: Pick<FeatureFlag, 'usageDashboardId' | 'project'>): Promise<DashboardRoot | null> {
+    if (flag.usageDashboardId === null) return null;
+    await accessProject(ctx, flag.project.id, 'dashboard:read');
+    const dashboard = await ctx.loaders.dashboard.load(flag.usageDashboardId);
+    return dashboard && dashboard.project.id === flag.project.id ? dashboard : null;
+  },
+
   /** SPEC-GAP: newest first, as the flag list; each dashboard with its tiles and their results. */
   async list(ctx: AppContext, projectRef: unknown, args: PageArgs): Promise<Page<DashboardRoot>> {
     const { project } = await accessProject(ctx, projectRef, 'dashboard:read');

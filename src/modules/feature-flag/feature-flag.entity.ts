@@ -95,7 +95,7 @@ export class FeatureFlag {
   @Property({ type: 'integer[]', columnType: 'int[]' })
   analyticsDashboards: number[] = [];
 
-  @Field(() => Int, { nullable: true, name: 'usageDashboard' })
+  @Field(() => Int, { nullable: true, description: "The id of the flag's usage dashboard (REST's `usage_dashboard`)." })
   @Property({ type: 'integer', nullable: true })
   usageDashboardId: number | null = null;
 

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { PageOf } from '../../graphql/page';
+import { RestOnly } from '../../graphql/rest-only';
 import type { AppContext } from '../../context';
 import { JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
 import { User } from '../user/user.entity';
@@ -95,11 +96,13 @@ export class FeatureFlagResolver {
     return ctx.loaders.flagExperimentIds.load(flag.id);
   }
 
-  @FieldResolver(() => Int, { description: 'The project id (the upstream calls projects teams).' })
-  teamId(@Root() flag: FlagRoot) {
+  @FieldResolver(() => Int, { description: "The id of the flag's project (REST calls it `team_id`, as PostHog does)." })
+  projectId(@Root() flag: FlagRoot) {
     return flag.project.id;
   }
 
+  /** SPEC-GAP: PostHog's flag shape carries `features` (early-access features), which this service does not have: always []. */
+  @RestOnly()
   @FieldResolver(() => JSONScalar)
   features() {
     return [];
