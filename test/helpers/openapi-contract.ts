@@ -123,6 +123,40 @@ export async function contractProblem(
     : null;
 }
 
+/** An answer as tests read it: status, headers, the body parsed when it is JSON (else its text), and the text. */
+export interface CheckedResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/**
+ * `fetch` for tests, with the answer checked against the OpenAPI document like `startTestApp().request`'s:
+ * for what `request()` cannot send (raw or gzipped bodies, forms, OPTIONS) or a server it does not
+ * run (a second process, an app over a database that is down). Throws when the answer breaks the
+ * documented contract; `{ checkContract: false }` only for a test that means to break it.
+ */
+export async function fetchChecked<T = any>(
+  url: string,
+  init: RequestInit = {},
+  options: { checkContract?: boolean } = {},
+): Promise<CheckedResponse<T>> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  if (options.checkContract !== false) {
+    const problem = await contractProblem(init.method ?? 'GET', url, response.status, response.headers.get('content-type'), text, body);
+    if (problem) throw new Error(problem);
+  }
+  return { status: response.status, headers: response.headers, body: body as T, text };
+}
+
 /**
  * The same check for an answer a test fetched itself (raw bodies, gzip, forms: what `request()` cannot
  * send): throws with the problem when the answer breaks the documented contract.

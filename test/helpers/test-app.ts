@@ -8,14 +8,9 @@ import { createApp } from '../../src/app';
 import { RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '../../src/config';
 import { createTestDatabase } from './databases';
 import { Factories } from './factories';
-import { contractProblem } from './openapi-contract';
+import { fetchChecked, type CheckedResponse } from './openapi-contract';
 
-export interface ApiResponse<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
+export type ApiResponse<T = any> = CheckedResponse<T>;
 
 export interface RequestOptions {
   method?: string;
@@ -114,26 +109,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: keep the text
-    }
-    if (options.checkContract !== false && appOptions.checkContract !== false) {
-      const problem = await contractProblem(
-        options.method ?? 'GET',
-        path,
-        response.status,
-        response.headers.get('content-type'),
-        text,
-        parsed,
-      );
-      if (problem) throw new Error(problem);
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return fetchChecked<T>(
+      `${baseUrl}${path}`,
+      { method: options.method ?? 'GET', headers, body },
+      { checkContract: options.checkContract !== false && appOptions.checkContract !== false },
+    );
   }
 
   return {

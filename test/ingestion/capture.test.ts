@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { World } from '../helpers/factories';
+import { fetchChecked } from '../helpers/openapi-contract';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture, reader, SUCCESS, uniqueId } from './capture-helpers';
 
@@ -67,12 +68,12 @@ describe('capture endpoints (docs/ingestion.md §1; acceptance 1–3)', () => {
   });
 
   it('answers CORS preflights and echoes the Origin', async () => {
-    const res = await fetch(`${app.baseUrl}/e/`, {
+    const res = await fetchChecked(`${app.baseUrl}/e/`, {
       method: 'OPTIONS',
       headers: { origin: 'https://app.example', 'access-control-request-headers': 'content-type' },
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual(SUCCESS);
+    expect(res.body).toEqual(SUCCESS);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(res.headers.get('access-control-allow-credentials')).toBe('true');
   });

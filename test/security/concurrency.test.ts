@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Member, World } from '../helpers/factories';
+import { fetchChecked } from '../helpers/openapi-contract';
 import { flagPaths, roleSteps } from '../helpers/roles';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
 
@@ -119,7 +120,7 @@ describe('ingestion: one new distinct id from many requests (docs/ingestion.md Â
     const uuids = Array.from({ length: 30 }, () => randomUUID());
     const answers = await Promise.all(
       uuids.map((uuid, i) =>
-        fetch(`${app.baseUrl}/batch/`, {
+        fetchChecked(`${app.baseUrl}/batch/`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({
