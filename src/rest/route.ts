@@ -91,7 +91,7 @@ export type Route = RouteBase &
     /** A hot path answered by a plain Koa handler (architecture: SDK definitions); `access` is what `auth` returned. */
     | { kind: 'handler'; handle(ctx: AppContext, koa: Context, access: unknown): Promise<void> }
     | { kind: 'refused' }
-    /** A method the path does not serve but whose scope the contract names (§2.4): 405 after this row's auth. */
+    /** A method the path does not serve but whose scope docs/rest-api.md §2.4 names: 405 after this row's auth. */
     | { kind: 'not_allowed' }
   );
 

@@ -53,7 +53,7 @@ export interface TestAppOptions {
   statementTimeoutMs?: number;
   /**
    * Check every answer to a documented operation against the OpenAPI document (openapi-contract.ts);
-   * default on. Off only for a test that means to break the contract.
+   * default on. Off only for a test that means to receive an undocumented answer.
    */
   checkContract?: boolean;
 }

@@ -141,7 +141,7 @@ const WITHOUT_EDIT_RIGHTS: Record<string, Outcome> = {
   'DELETE /api/personal_api_keys/:id': { status: 404, body: NOT_FOUND },
 };
 
-/** The contract's answer for one caller and one REST row. */
+/** The documented answer (docs/rest-api.md §1.3, §2) for one caller and one REST row. */
 function expected(caller: Caller, route: Route): Outcome {
   const auth = authOf(route);
   switch (caller) {

@@ -249,7 +249,7 @@ describe('reasons when nothing matched (docs/evaluation.md §3.3)', () => {
   });
 });
 
-describe('filters and property bags (docs/evaluation.md §4.1, §5.3)', () => {
+describe('filters and property bags (docs/evaluation.md §4.1, docs/cohorts.md §3)', () => {
   const ORG = { aggregation_group_type_index: 0 };
   const org = (key: string, properties: Record<string, unknown> = {}) => ({ organization: { key, properties } });
   const groupFilter = (key: string, value: unknown, group_type_index: number) => ({ key, value, type: 'group', group_type_index });
