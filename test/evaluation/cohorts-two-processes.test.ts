@@ -51,8 +51,8 @@ async function startSecondProcess(databaseUrl: string): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the second process exited: ${stderr}`);
-    const up = await fetch(`${url}/_health`).then(
-      (res) => res.ok,
+    const up = await fetchChecked(`${url}/_health`).then(
+      (res) => res.status === 200,
       () => false,
     );
     if (up) return url;

@@ -8,7 +8,7 @@ import { createApp } from '../../src/app';
 import { RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '../../src/config';
 import { createTestDatabase } from './databases';
 import { Factories } from './factories';
-import { fetchChecked, type CheckedResponse } from './openapi-contract';
+import { fetchChecked, prepareContractCheck, type CheckedResponse } from './openapi-contract';
 
 export type ApiResponse<T = any> = CheckedResponse<T>;
 
@@ -77,6 +77,7 @@ export const isKeyLookup = (sql: string) => /from personal_api_key k join app_us
 /** The real app on a port-0 HTTP server, over this file's own database. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const appOptions = options;
+  if (options.checkContract !== false) await prepareContractCheck();
   const database = await createTestDatabase();
   const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4, statementTimeoutMs: options.statementTimeoutMs }));
   const { app, stop } = await createApp({
