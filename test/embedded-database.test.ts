@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBuilt } from './helpers/build';
 import { promisify } from 'node:util';
+import { fetchChecked } from './helpers/openapi-contract';
 
 /**
  * Who owns DATA_DIR, on the built service: a supervisor's immediate restart after SIGKILL opens
@@ -71,7 +72,7 @@ async function healthy(target: Server, boundMs = START_BOUND_MS): Promise<number
   const began = Date.now();
   while (Date.now() - began < boundMs) {
     if (!running(target.pid)) throw new Error(`server ${target.pid} exited before answering: ${target.stderr()}`);
-    const status = await fetch(`${baseUrl}/_health`).then(
+    const status = await fetchChecked(`${baseUrl}/_health`).then(
       (res) => res.status,
       () => 0,
     );
@@ -85,14 +86,14 @@ const headers = () => ({ authorization: `Bearer ${bootstrap.personal_api_key}`, 
 const flagsUrl = () => `${baseUrl}/api/projects/${bootstrap.project_id}/feature_flags/`;
 
 async function createFlag(key: string): Promise<void> {
-  const res = await fetch(flagsUrl(), { method: 'POST', headers: headers(), body: JSON.stringify({ key }) });
+  const res = await fetchChecked(flagsUrl(), { method: 'POST', headers: headers(), body: JSON.stringify({ key }) });
   expect(res.status).toBe(201);
 }
 
 async function flagKeys(): Promise<string[]> {
-  const res = await fetch(`${flagsUrl()}?limit=100`, { headers: headers() });
+  const res = await fetchChecked<{ results: { key: string }[] }>(`${flagsUrl()}?limit=100`, { headers: headers() });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { results: { key: string }[] }).results.map((flag) => flag.key).sort();
+  return res.body.results.map((flag) => flag.key).sort();
 }
 
 const linux = process.platform === 'linux' ? describe : describe.skip;
@@ -146,7 +147,7 @@ linux('the embedded database directory', () => {
       second.stdout.resume();
       expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(1);
       expect(stderr).toContain(`is already open by process ${server.pid}`);
-      expect((await fetch(`${baseUrl}/_health`)).status).toBe(200);
+      expect((await fetchChecked(`${baseUrl}/_health`)).status).toBe(200);
       expect(await flagKeys()).toContain('before-any-kill');
       expect(readFileSync(path.join(dataDir, 'embedded.lock'), 'utf8')).toContain(String(server.pid));
     },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBuilt } from './helpers/build';
 import { promisify } from 'node:util';
+import { fetchChecked } from './helpers/openapi-contract';
 
 /**
  * The newcomer's path on the built artefact: the server on the embedded database, the CLI
@@ -60,9 +61,9 @@ describe('running the service', () => {
   let bootstrap: Record<string, any>;
 
   it('answers the health check once the database answers', async () => {
-    const res = await fetch(`${baseUrl}/_health`);
+    const res = await fetchChecked(`${baseUrl}/_health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(res.body).toEqual({ status: 'ok' });
   });
 
   it('bootstraps beside the running server and prints exactly one JSON object', async () => {
@@ -90,20 +91,20 @@ describe('running the service', () => {
 
   it('creates a flag over REST and reads it over GraphQL', async () => {
     const headers = { authorization: `Bearer ${bootstrap.personal_api_key}`, 'content-type': 'application/json' };
-    const created = await fetch(`${baseUrl}/api/projects/${bootstrap.project_id}/feature_flags/`, {
+    const created = await fetchChecked(`${baseUrl}/api/projects/${bootstrap.project_id}/feature_flags/`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ key: 'smoke-flag', name: 'Smoke' }),
     });
     expect(created.status).toBe(201);
-    const read = await fetch(`${baseUrl}/graphql`, {
+    const read = await fetchChecked(`${baseUrl}/graphql`, {
       method: 'POST',
       headers,
       body: JSON.stringify({
         query: `{ featureFlag(projectId: "${bootstrap.project_id}", key: "smoke-flag") { name createdBy { email } } }`,
       }),
     });
-    expect(await read.json()).toEqual({ data: { featureFlag: { name: 'Smoke', createdBy: { email: 'newcomer@example.com' } } } });
+    expect(read.body).toEqual({ data: { featureFlag: { name: 'Smoke', createdBy: { email: 'newcomer@example.com' } } } });
   });
 
   it('creates users, scoped keys and projects', async () => {
@@ -119,11 +120,11 @@ describe('running the service', () => {
         .stdout,
     );
     expect(key).toEqual({ personal_api_key: expect.stringMatching(/^phx_/), id: expect.any(Number) });
-    const other = await fetch(`${baseUrl}/api/projects/${bootstrap.project_id}/feature_flags/`, {
+    const other = await fetchChecked(`${baseUrl}/api/projects/${bootstrap.project_id}/feature_flags/`, {
       headers: { authorization: `Bearer ${key.personal_api_key}` },
     });
     expect(other.status).toBe(403);
-    const own = await fetch(`${baseUrl}/api/projects/${project.project_id}/feature_flags/`, {
+    const own = await fetchChecked(`${baseUrl}/api/projects/${project.project_id}/feature_flags/`, {
       headers: { authorization: `Bearer ${key.personal_api_key}` },
     });
     expect(own.status).toBe(200);

@@ -8,7 +8,7 @@ import type { Project } from '../src/modules/project/project.entity';
  * two transports see identical data except ids and creation times.
  */
 
-// ---- The name mapping, written once: REST (API document) name → GraphQL name. ----
+// ---- The name mapping, written once: REST name (docs/rest-api.md) → GraphQL name. ----
 const FLAG_FIELDS = {
   id: 'id',
   name: 'name',

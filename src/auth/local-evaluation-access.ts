@@ -61,7 +61,7 @@ async function checkLocalEvaluation(ctx: AppContext, projectRef: string | undefi
   }
 
   if (own !== null) {
-    // SPEC-GAP: PostHog's evaluation notes answer 401 for another project's secret token, its REST rules 403; 403 it is (docs/rest-api.md §2.3).
+    // SPEC-GAP: another project's secret token is 403, as for any credential without access to the project, not 401 (docs/rest-api.md §2.3).
     if (parseId(projectId) !== own) throw authErrors.noProjectAccess();
     return { projectId: own };
   }

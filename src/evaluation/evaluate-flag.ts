@@ -26,7 +26,7 @@ export interface EvaluationSubject {
   personUnread?: boolean;
   /** The request's groups, by group type name; `unread` as `personUnread`, for that group's stored properties. */
   groups: Record<string, { key: string; properties: PropertyBag; unread?: boolean }>;
-  /** Static or dynamic cohort membership (§5.3); a cohort that does not exist has no members. */
+  /** Static or dynamic cohort membership (docs/cohorts.md §3); a cohort that does not exist has no members. */
   inCohort(cohortId: number): boolean;
 }
 
@@ -87,14 +87,14 @@ function matchFilter(filter: PropertyFilter, scope: Scope, subject: EvaluationSu
   return filter.type === 'group' && filter.group_type_index === scope.groupTypeIndex && matchProperty(filter, scope.bag, now);
 }
 
-/** §2 rollout: null or absent is 100% and takes no hash. */
+/** docs/evaluation.md §2 rollout: null or absent is 100% and takes no hash. */
 function inRollout(flagKey: string, condition: Record<string, unknown>, identifier: string): boolean {
   const rollout = condition.rollout_percentage;
   if (rollout === null || rollout === undefined) return true;
   return typeof rollout === 'number' && bucketHash(flagKey, identifier, '') <= rollout / 100;
 }
 
-/** §2 variants: an override naming an existing variant wins; else the hashed range; else `true`. */
+/** docs/evaluation.md §2 variants: an override naming an existing variant wins; else the hashed range; else `true`. */
 function variantValue(
   flagKey: string,
   filters: Record<string, unknown>,
@@ -114,7 +114,7 @@ function variantValue(
   return true;
 }
 
-/** The person or group the flag aggregates by; null when a group flag's group is unknown or not passed (§3.2 step 1). */
+/** The person or group the flag aggregates by; null when a group flag's group is unknown or not passed (docs/evaluation.md §3.2 step 1). */
 function scopeFor(filters: Record<string, unknown>, subject: EvaluationSubject, groupTypes: ReadonlyMap<number, string>): Scope | null {
   const index = filters.aggregation_group_type_index;
   if (index === null || index === undefined) {

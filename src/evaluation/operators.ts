@@ -33,7 +33,7 @@ export const PROPERTY_OPERATORS = [
   'semver_tilde',
   'semver_caret',
   'semver_wildcard',
-  // Meaningful on cohort filters only (§5.3); listed so that they pass flag validation.
+  // Meaningful on cohort filters only (docs/cohorts.md §3); listed so that they pass flag validation.
   'in',
   'not_in',
 ] as const;

@@ -13,7 +13,7 @@ import { MemorySlidingWindowStore, type BucketSpec, type HitResult, type Sliding
  * - burst and sustained: requests authenticated with a personal API key, per key, local evaluation excepted;
  * - local evaluation: the three SDK paths, per project, any credential;
  * - SPEC-GAP (ours): failed credentials per client IP, so a flood of invalid keys meets 429 instead
- *   of costing a key lookup each. Requests without any credential stay unlimited, as the contract says.
+ *   of costing a key lookup each. Requests without any credential stay unlimited (docs/rest-api.md §1.6).
  */
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -120,7 +120,7 @@ export async function createRateLimiter({ config, logger, makeContext }: RateLim
 
     const local = localEvaluationPath(koa.path);
     if (local) {
-      // SPEC-GAP: §1.3 puts the rate limit before the key's project/scope/membership checks; here the
+      // SPEC-GAP: docs/rest-api.md §1.3 puts the rate limit before the key's project/scope/membership checks; here the
       // per-project SDK budget is charged only once the credential may read the project, or anyone
       // holding any key could spend (and so stop) another project's SDK polling.
       let projectId: number;

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
  * (429s) are never counted.
  *
  * SPEC-GAP: not rate-limiter-flexible: its limiters are fixed windows (twice the limit can pass
- * around a window's end) and count refused requests, neither of which the contract allows.
+ * around a window's end) and count refused requests; docs/rest-api.md §1.6 allows neither.
  * The Redis store (REDIS_URL) is in redis-sliding-window.ts, loaded only when configured.
  */
 export interface BucketSpec {

@@ -3,7 +3,7 @@ import type { JsonSchema } from './types';
 
 /**
  * The REST error body (`AppError.toJSON()` in src/errors.ts) and the statuses it comes with. Each
- * status names the error types it can carry, so a 403 that says `validation_error` breaks the contract.
+ * status names the error types it can carry, so a 403 that says `validation_error` fails the response check.
  */
 export const ERROR_SCHEMA: JsonSchema = {
   type: 'object',

@@ -1,8 +1,8 @@
 import { parse, type DocumentNode } from 'graphql';
 
 /**
- * The REST wire shapes, written once as GraphQL selections with the API document's names as
- * aliases. This is the only place snake_case meets camelCase; values (filters, payloads, …)
+ * The REST wire shapes, written once as GraphQL selections with the REST field names (PostHog's,
+ * docs/rest-api.md §3.1) as aliases. This is the only place snake_case meets camelCase; values (filters, payloads, …)
  * pass through untouched.
  */
 export const REST_FRAGMENTS = /* GraphQL */ `

@@ -4,8 +4,8 @@ import type { RestRequest, RouteAuth } from './route';
 
 /**
  * SPEC-GAP: the caller's own personal API keys at PostHog's `/api/personal_api_keys/` (list,
- * create, retrieve, delete). The contract makes keys outside the REST surface; these rows add
- * PostHog's endpoint for key hygiene. Any valid key may call them (no scope): what a key may do
+ * create, retrieve, delete). PostHog's flag API makes keys outside the REST surface; these rows add
+ * PostHog's endpoint for key hygiene (docs/rest-api.md §2.6). Any valid key may call them (no scope): what a key may do
  * to other keys is decided by the service (personal-api-key.service.ts).
  */
 export const ownKeys: RouteAuth = {

@@ -94,7 +94,7 @@ export type Route = RouteBase &
     /** A hot path answered by a plain Koa handler (the SDK definitions); made by `handlerRoute`, which checks `auth` first. */
     | { kind: 'handler'; serve(ctx: AppContext, koa: Context): Promise<void> }
     | { kind: 'refused' }
-    /** A method the path does not serve but whose scope the contract names (§2.4): 405 after this row's auth. */
+    /** A method the path does not serve but whose scope docs/rest-api.md §2.4 names: 405 after this row's auth. */
     | { kind: 'not_allowed' }
   );
 

@@ -141,12 +141,12 @@ const flagById = {
 };
 
 /**
- * THE route table: every documented path, in the API document's order. Each row names its
+ * THE route table: every documented path, in the order of docs/rest-api.md's endpoint table. Each row names its
  * auth, what it runs (a GraphQL operation, or the resolver a write calls), its status and shape.
  * Literal sub-paths must come before `/:id` rows of the same prefix: the router takes the first match.
  */
 export const routes: Route[] = [
-  // 4.1 Feature flags
+  // Feature flags
   {
     method: 'GET',
     path: FLAGS,
@@ -257,7 +257,7 @@ export const routes: Route[] = [
     status: 200,
     shape: 'one',
   },
-  // SPEC-GAP: PUT is not in the API document; upstream serves it as a PATCH that requires `key` and conditions.
+  // SPEC-GAP: PUT is not in PostHog's documented API; upstream serves it as a PATCH that requires `key` and conditions (docs/rest-api.md §3.6).
   {
     method: 'PUT',
     path: FLAG,
@@ -269,7 +269,7 @@ export const routes: Route[] = [
     status: 200,
     shape: 'one',
   },
-  // Hard delete is not allowed (API document §3): 405 with an empty body, after auth and scope checks.
+  // Hard delete is not allowed (docs/rest-api.md §3.8): 405 with an empty body, after auth and scope checks.
   { method: 'DELETE', path: FLAG, auth: projectScope('feature_flag:write'), kind: 'refused' },
   // docs/README.md decision 4: both dashboard helpers ignore the body and answer the updated flag (200).
   {
@@ -293,7 +293,7 @@ export const routes: Route[] = [
     shape: 'one',
   },
 
-  // 4.3 Feature flag role access (PATCH and PUT on a record: 405, after the write scope of §2.4)
+  // Feature flag role access (PATCH and PUT on a record: 405, after the write scope of docs/rest-api.md §2.4)
   {
     method: 'GET',
     path: ROLE_ACCESSES,
@@ -359,7 +359,7 @@ export const routes: Route[] = [
     kind: 'not_allowed',
   })),
 
-  // 4.4 Experiments
+  // Experiments
   {
     method: 'GET',
     path: EXPERIMENTS,
@@ -460,7 +460,7 @@ export const routes: Route[] = [
     present: (item) => (item as { secondaryResults: unknown }).secondaryResults,
   },
 
-  // SPEC-GAP: organization roles, memberships and resource access are not in the API document;
+  // SPEC-GAP: organization roles, memberships and resource access are beyond PostHog's documented flag API;
   // the role-access records need them, so they follow docs/rest-api.md §5.
   {
     method: 'GET',
@@ -617,7 +617,7 @@ export const routes: Route[] = [
     shape: 'empty',
   },
 
-  // SPEC-GAP: cohorts are not in the API document; docs/cohorts.md names them. Never hard-deleted:
+  // SPEC-GAP: cohorts are beyond PostHog's documented flag API; docs/cohorts.md describes them. Never hard-deleted:
   // DELETE is 405 with an empty body, like a flag's; `deleted` in a PATCH soft-deletes.
   {
     method: 'GET',
@@ -695,7 +695,7 @@ export const routes: Route[] = [
     shape: 'one',
   },
 
-  // SPEC-GAP: persons, events and groups are not in the API document; docs/ingestion.md §6 names them (read-only: other methods 405).
+  // SPEC-GAP: persons, events and groups are beyond PostHog's documented flag API; docs/ingestion.md §6 describes them (read-only: other methods 405).
   {
     method: 'GET',
     path: '/api/projects/:project_id/persons',
@@ -742,7 +742,7 @@ export const routes: Route[] = [
     shape: 'one',
   },
 
-  // SPEC-GAP: the caller's own personal API keys, as PostHog serves them (not in the API document): a plain
+  // SPEC-GAP: the caller's own personal API keys, as PostHog serves them (docs/rest-api.md §2.6): a plain
   // list, create (the key shown once), retrieve and delete; `:id` may be `@current` (the calling key). PATCH/PUT: 405.
   { method: 'GET', path: PERSONAL_API_KEYS, auth: ownKeys, kind: 'query', operation: personalApiKeysList, status: 200, shape: 'one' },
   {

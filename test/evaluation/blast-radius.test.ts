@@ -2,7 +2,7 @@ import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
-/** docs/rest-api.md §4.7, docs/evaluation.md §10 (acceptance 46). */
+/** docs/rest-api.md §4.7, docs/evaluation.md §10. */
 
 let app: TestApp;
 let world: World;
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('acceptance 46', () => {
+describe('user_blast_radius: counts and refusals', () => {
   it('counts persons matching every property, ignoring the rollout', async () => {
     expect((await radius({ condition: { properties: [], rollout_percentage: 100 } })).body).toEqual({ users_affected: 0, total_users: 0 });
     await send(

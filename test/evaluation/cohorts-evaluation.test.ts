@@ -195,7 +195,7 @@ describe('blast radius and count', () => {
 });
 
 describe('the SDK definitions', () => {
-  it('sends dynamic cohorts with send_cohorts, nested ones included; never static or deleted ones (acceptance 45)', async () => {
+  it('sends dynamic cohorts with send_cohorts, nested ones included; never static or deleted ones', async () => {
     const other = await app.factories.world();
     const path = `/api/projects/${other.project.id}`;
     const make = async (body: unknown) =>

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import type { World } from '../helpers/factories';
+import { fetchChecked } from '../helpers/openapi-contract';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
@@ -50,8 +51,8 @@ async function startSecondProcess(databaseUrl: string): Promise<string> {
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
     if (child.exitCode !== null) throw new Error(`the second process exited: ${stderr}`);
-    const up = await fetch(`${url}/_health`).then(
-      (res) => res.ok,
+    const up = await fetchChecked(`${url}/_health`).then(
+      (res) => res.status === 200,
       () => false,
     );
     if (up) return url;
@@ -77,29 +78,32 @@ async function timeUntilChanged<T>(probe: () => Promise<T>, before: T, since: nu
 describeOnServer('a cohort change through one process', () => {
   let cohortId: number;
   const definitionsFrom = (base: string) => async () => {
-    const res = await fetch(`${base}/flags/definitions?token=${world.project.apiToken}&send_cohorts`, {
+    const res = await fetchChecked(`${base}/flags/definitions?token=${world.project.apiToken}&send_cohorts`, {
       headers: { authorization: `Bearer ${world.project.secretApiToken}` },
     });
     expect(res.status).toBe(200);
     return res.headers.get('etag')!;
   };
   const valueFrom = (base: string) => async () => {
-    const res = await fetch(`${base}/api/projects/${world.project.id}/feature_flags/evaluation_reasons?distinct_id=ann`, {
-      headers: { authorization: `Bearer ${world.owner.key}` },
-    });
-    return String(((await res.json()) as Record<string, { value: unknown }>)['on-cohort'].value);
+    const res = await fetchChecked<Record<string, { value: unknown }>>(
+      `${base}/api/projects/${world.project.id}/feature_flags/evaluation_reasons?distinct_id=ann`,
+      {
+        headers: { authorization: `Bearer ${world.owner.key}` },
+      },
+    );
+    return String(res.body['on-cohort'].value);
   };
   const remoteValueFrom = (base: string) => async () => {
-    const res = await fetch(`${base}/flags?v=2`, {
+    const res = await fetchChecked<{ flags: Record<string, { enabled: boolean }> }>(`${base}/flags?v=2`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token: world.project.apiToken, distinct_id: 'ann' }),
     });
     expect(res.status).toBe(200);
-    return String(((await res.json()) as { flags: Record<string, { enabled: boolean }> }).flags['on-cohort'].enabled);
+    return String(res.body.flags['on-cohort'].enabled);
   };
   const setPlan = (base: string, plan: string) =>
-    fetch(`${base}/api/projects/${world.project.id}/cohorts/${cohortId}/`, {
+    fetchChecked(`${base}/api/projects/${world.project.id}/cohorts/${cohortId}/`, {
       method: 'PATCH',
       headers: { authorization: `Bearer ${world.owner.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ filters: { properties: { type: 'AND', values: [{ key: 'plan', type: 'person', value: plan }] } } }),

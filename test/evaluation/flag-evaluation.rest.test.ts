@@ -2,7 +2,7 @@ import { capture } from '../ingestion/capture-helpers';
 import type { World } from '../helpers/factories';
 import { isKeyLookup, startTestApp, type TestApp } from '../helpers/test-app';
 
-/** docs/rest-api.md §4.4 and §4.6 over stored persons and groups (acceptance 29, 40, 41, 42). */
+/** docs/rest-api.md §4.4 and §4.6 over stored persons and groups. */
 
 let app: TestApp;
 let world: World;
@@ -47,7 +47,7 @@ describe('evaluation_reasons', () => {
     await create({ key: 'red_button' });
   });
 
-  it('answers every non-deleted flag for an unknown distinct id, active ones first (41)', async () => {
+  it('answers every non-deleted flag for an unknown distinct id, active ones first', async () => {
     const res = await reasons('?distinct_id=test');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['alpha-feature', 'beta-feature', 'group-feature', 'red_button', 'inactive-flag']);
@@ -60,7 +60,7 @@ describe('evaluation_reasons', () => {
     });
   });
 
-  it('evaluates a group flag once its group type exists and its group is passed (41)', async () => {
+  it('evaluates a group flag once its group type exists and its group is passed', async () => {
     const passed = `?distinct_id=org1234&groups=${encodeURIComponent('{"organization":"org1234"}')}`;
     expect((await reasons(passed)).body['group-feature'].evaluation.reason).toBe('no_group_type');
     await send({ event: 'signed up', distinct_id: 'someone', properties: { $groups: { organization: 'org0', company: 'c0' } } });
@@ -86,7 +86,7 @@ describe('evaluation_reasons', () => {
     expect((await reasons('?distinct_id=2')).body['beta-feature'].evaluation.reason).toBe('no_condition_match');
   });
 
-  it('refuses a missing distinct_id or bad groups with 400 (40, docs/evaluation.md §9)', async () => {
+  it('refuses a missing distinct_id or bad groups with 400 (docs/evaluation.md §9)', async () => {
     const invalid = (detail: string) => ({ type: 'validation_error', code: 'invalid_input', detail, attr: null });
     for (const query of ['', '?distinct_id=', '?groups={}']) {
       const res = await reasons(query);
@@ -140,7 +140,7 @@ describe('evaluation_reasons', () => {
   });
 });
 
-describe('my_flags (42)', () => {
+describe('my_flags', () => {
   let project: string;
   let key: string;
   let other: World;

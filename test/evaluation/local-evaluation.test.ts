@@ -3,7 +3,7 @@ import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
-/** docs/rest-api.md §4.5, docs/evaluation.md §7: what server SDKs poll (acceptance 29, 43, 44). */
+/** docs/rest-api.md §4.5, docs/evaluation.md §7: what server SDKs poll. */
 
 let app: TestApp;
 let world: World;
@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('the project path (43)', () => {
+describe('the project path', () => {
   it('needs a credential', async () => {
     const res = await app.request(local);
     expect(res.status).toBe(401);
@@ -100,7 +100,7 @@ describe('the project path (43)', () => {
   });
 });
 
-describe('the SDK paths and the secret token (44)', () => {
+describe('the SDK paths and the secret token', () => {
   it('serve the same body as the project path, the project named by ?token=', async () => {
     const expected = (await app.request(`${local}?send_cohorts`, { key: world.owner.key })).text;
     for (const path of [

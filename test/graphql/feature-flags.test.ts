@@ -383,7 +383,7 @@ describe('me', () => {
 });
 
 describe('createFeatureFlag', () => {
-  it('answers the flag with every field (acceptance 10 in GraphQL names)', async () => {
+  it('answers the flag with every field (in GraphQL names)', async () => {
     const flag = await create({ key: 'omega-feature' });
     const { id, createdAt, ...rest } = flag;
     expect(Number.isInteger(id)).toBe(true);
@@ -450,7 +450,7 @@ describe('createFeatureFlag', () => {
     });
   });
 
-  it('computes isSimpleFlag and rolloutPercentage (acceptance 15)', async () => {
+  it('computes isSimpleFlag and rolloutPercentage', async () => {
     const withProperty = await create({
       key: 'simple-with-property',
       filters: { groups: [{ properties: [{ key: 'email', value: 'x', type: 'person' }], rollout_percentage: 65 }] },
@@ -705,7 +705,7 @@ describe('featureFlag and featureFlags', () => {
 });
 
 describe('updateFeatureFlag and replaceFeatureFlag', () => {
-  it('updates only the fields sent and bumps the version (acceptance 25)', async () => {
+  it('updates only the fields sent and bumps the version', async () => {
     const flag = await create({ key: 'patch-me', name: 'original name', tags: ['keep'], ensureExperienceContinuity: true });
     const res = await app.graphql(UPDATE, { projectId, id: flag.id, input: { name: 'Updated name' } }, world.owner.key);
     expect(res.body.errors).toBeUndefined();
@@ -721,12 +721,12 @@ describe('updateFeatureFlag and replaceFeatureFlag', () => {
       ensureExperienceContinuity: true,
       version: 3,
     });
-    // PATCH filters without `groups` leaves them alone (acceptance 26).
+    // PATCH filters without `groups` leaves them alone.
     const ignored = await app.graphql(UPDATE, { projectId, id: flag.id, input: { filters: { payloads: { true: 1 } } } }, world.owner.key);
     expect(ignored.body.data.updateFeatureFlag).toMatchObject({ filters, version: 4 });
   });
 
-  it('null clears nullable fields and is refused for the others (acceptance 27)', async () => {
+  it('null clears nullable fields and is refused for the others', async () => {
     const flag = await create({ key: 'nullable-fields', performedRollback: true, active: false });
     const cleared = await app.graphql(UPDATE, { projectId, id: flag.id, input: { ensureExperienceContinuity: null } }, world.owner.key);
     expect(cleared.body.data.updateFeatureFlag.ensureExperienceContinuity).toBeNull();
@@ -742,7 +742,7 @@ describe('updateFeatureFlag and replaceFeatureFlag', () => {
     });
   });
 
-  it('soft-deletes and restores through `deleted` (acceptance 29)', async () => {
+  it('soft-deletes and restores through `deleted`', async () => {
     const flag = await create({ key: 'soft-delete-me' });
     const inList = async () =>
       (await app.graphql(LIST, { projectId, search: 'soft-delete-me' }, world.owner.key)).body.data.featureFlags.count as number;
@@ -760,7 +760,7 @@ describe('updateFeatureFlag and replaceFeatureFlag', () => {
     expect(await inList()).toBe(1);
   });
 
-  it("a soft-deleted flag's key can be taken; its id then 404s (acceptance 14)", async () => {
+  it("a soft-deleted flag's key can be taken; its id then 404s", async () => {
     const old = await create({ key: 'reused-key' });
     await app.graphql(UPDATE, { projectId, id: old.id, input: { deleted: true } }, world.owner.key);
     const fresh = await create({ key: 'reused-key' });
@@ -770,7 +770,7 @@ describe('updateFeatureFlag and replaceFeatureFlag', () => {
     expect(byKey.body.data.featureFlag.id).toBe(fresh.id);
   });
 
-  it('a stale version is CONFLICT and writes nothing (acceptance 34)', async () => {
+  it('a stale version is CONFLICT and writes nothing', async () => {
     const flag = await create({ key: 'versioned' });
     await app.graphql(UPDATE, { projectId, id: flag.id, input: { name: 'v2' } }, world.owner.key);
     const stale = await app.graphql(UPDATE, { projectId, id: flag.id, input: { name: 'a', version: 1 } }, world.owner.key);

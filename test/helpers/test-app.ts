@@ -8,14 +8,9 @@ import { createApp } from '../../src/app';
 import { RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '../../src/config';
 import { createTestDatabase } from './databases';
 import { Factories } from './factories';
-import { contractProblem } from './openapi-contract';
+import { fetchChecked, prepareContractCheck, type CheckedResponse } from './openapi-contract';
 
-export interface ApiResponse<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
+export type ApiResponse<T = any> = CheckedResponse<T>;
 
 export interface RequestOptions {
   method?: string;
@@ -58,7 +53,7 @@ export interface TestAppOptions {
   statementTimeoutMs?: number;
   /**
    * Check every answer to a documented operation against the OpenAPI document (openapi-contract.ts);
-   * default on. Off only for a test that means to break the contract.
+   * default on. Off only for a test that means to receive an undocumented answer.
    */
   checkContract?: boolean;
 }
@@ -82,6 +77,7 @@ export const isKeyLookup = (sql: string) => /from personal_api_key k join app_us
 /** The real app on a port-0 HTTP server, over this file's own database. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const appOptions = options;
+  if (options.checkContract !== false) await prepareContractCheck();
   const database = await createTestDatabase();
   const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4, statementTimeoutMs: options.statementTimeoutMs }));
   const { app, stop } = await createApp({
@@ -114,26 +110,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: keep the text
-    }
-    if (options.checkContract !== false && appOptions.checkContract !== false) {
-      const problem = await contractProblem(
-        options.method ?? 'GET',
-        path,
-        response.status,
-        response.headers.get('content-type'),
-        text,
-        parsed,
-      );
-      if (problem) throw new Error(problem);
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return fetchChecked<T>(
+      `${baseUrl}${path}`,
+      { method: options.method ?? 'GET', headers, body },
+      { checkContract: options.checkContract !== false && appOptions.checkContract !== false },
+    );
   }
 
   return {

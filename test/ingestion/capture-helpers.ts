@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { World } from '../helpers/factories';
+import { fetchChecked } from '../helpers/openapi-contract';
 import type { ApiResponse, TestApp } from '../helpers/test-app';
 
 export interface PostOptions {
@@ -7,7 +8,10 @@ export interface PostOptions {
   gzip?: boolean;
 }
 
-/** POSTs a capture body as sent on the wire: objects as JSON, strings and buffers as they are. */
+/**
+ * POSTs a capture body as sent on the wire: objects as JSON, strings and buffers as they are. The
+ * answer is checked against the OpenAPI document, as `app.request`'s are.
+ */
 export async function capture(app: TestApp, path: string, body: unknown, options: PostOptions = {}): Promise<ApiResponse> {
   let data: Buffer | string = Buffer.isBuffer(body) || typeof body === 'string' ? body : JSON.stringify(body);
   const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
@@ -15,15 +19,7 @@ export async function capture(app: TestApp, path: string, body: unknown, options
     data = gzipSync(data);
     headers['content-encoding'] = 'gzip';
   }
-  const response = await fetch(`${app.baseUrl}${path}`, { method: 'POST', headers, body: data });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, headers: response.headers, body: parsed, text };
+  return fetchChecked(`${app.baseUrl}${path}`, { method: 'POST', headers, body: data });
 }
 
 let sequence = 0;

@@ -24,8 +24,8 @@ const ev = (distinctId: string, properties: Record<string, unknown> = {}, event 
   ...extra,
 });
 
-describe('person properties (docs/ingestion.md §3.2; acceptance 8 and 10)', () => {
-  it('applies $set in arrival order across distinct ids (8)', async () => {
+describe('person properties (docs/ingestion.md §3.2)', () => {
+  it('applies $set in arrival order across distinct ids', async () => {
     const [u1, u2] = [uniqueId(), uniqueId()];
     await send(ev(u1, { $set: { plan: 'a' } }));
     await send(ev(u2, { $set: { plan: 'b' } }));
@@ -35,7 +35,7 @@ describe('person properties (docs/ingestion.md §3.2; acceptance 8 and 10)', () 
     expect((await read.events(`?distinct_id=${u1}`)).count).toBe(2);
   });
 
-  it('runs $set_once, $set and $unset in that order, one request at a time (10)', async () => {
+  it('runs $set_once, $set and $unset in that order, one request at a time', async () => {
     const d = uniqueId();
     const props = async () => (await read.personOf(d)).properties;
     await send(ev(d, { $set_once: { a: 1 } }));
@@ -87,8 +87,8 @@ describe('person properties (docs/ingestion.md §3.2; acceptance 8 and 10)', () 
   });
 });
 
-describe('$identify, $create_alias, $merge_dangerously (§3.3; acceptance 11–13)', () => {
-  it('merges the anonymous person into the identified one (11)', async () => {
+describe('$identify, $create_alias, $merge_dangerously (§3.3)', () => {
+  it('merges the anonymous person into the identified one', async () => {
     const [anon, user] = [uniqueId('anon'), uniqueId('user')];
     await send(ev(anon, { $set: { x: 'anon', y: 1 } }));
     await send(ev(user, { $set: { x: 'user' } }));
@@ -145,7 +145,7 @@ describe('$identify, $create_alias, $merge_dangerously (§3.3; acceptance 11–1
     expect((await read.personOf(other)).distinct_ids).toEqual([anon, user, other]);
   });
 
-  it('refuses to merge two identified persons unless dangerously (12)', async () => {
+  it('refuses to merge two identified persons unless dangerously', async () => {
     const [a, b, a0, b0] = [uniqueId('a'), uniqueId('b'), uniqueId('a0'), uniqueId('b0')];
     await send(
       ev(a, { $anon_distinct_id: a0, $set: { who: 'a' } }, '$identify'),
@@ -160,7 +160,7 @@ describe('$identify, $create_alias, $merge_dangerously (§3.3; acceptance 11–1
     expect((await app.request(`${read.base}/persons/${pb.id}/`, { key: world.owner.key })).status).toBe(404);
   });
 
-  it('aliases two new ids into one identified person, and never merges illegal ids (13)', async () => {
+  it('aliases two new ids into one identified person, and never merges illegal ids', async () => {
     const [d1, d2] = [uniqueId('d1'), uniqueId('d2')];
     await send(ev(d1, { alias: d2 }, '$create_alias'));
     expect(await read.personOf(d2)).toMatchObject({ distinct_ids: [d1, d2], is_identified: true });
@@ -173,8 +173,8 @@ describe('$identify, $create_alias, $merge_dangerously (§3.3; acceptance 11–1
   });
 });
 
-describe('personless events and concurrency (§3.4, §5; acceptance 14 and 17)', () => {
-  it('stores a personless event with no person (14)', async () => {
+describe('personless events and concurrency (§3.4, §5)', () => {
+  it('stores a personless event with no person', async () => {
     const ghost = uniqueId('ghost');
     await send(ev(ghost, { $process_person_profile: false, $set: { a: 1 } }));
     expect(await read.personOf(ghost)).toBeNull();
@@ -187,7 +187,7 @@ describe('personless events and concurrency (§3.4, §5; acceptance 14 and 17)',
     expect((await read.events(`?distinct_id=${ghost}&event=later`)).results[0].person_id).toBe(person.uuid);
   });
 
-  it('creates exactly one person for 20 concurrent requests from a new id (17)', async () => {
+  it('creates exactly one person for 20 concurrent requests from a new id', async () => {
     const race = uniqueId('race');
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -220,7 +220,7 @@ describe('personless events and concurrency (§3.4, §5; acceptance 14 and 17)',
     expect(events.count).toBe(16);
   });
 
-  it('makes what a 200 stored visible to the very next request, persons and flag evaluation alike (18)', async () => {
+  it('makes what a 200 stored visible to the very next request, persons and flag evaluation alike', async () => {
     const flag = await app.request(`${read.base}/feature_flags/`, {
       method: 'POST',
       key: world.owner.key,

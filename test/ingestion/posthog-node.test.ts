@@ -14,11 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-// Ingestion acceptance 20 (docs/ingestion.md), with the real client (gzip, /batch/, flushes of 3, shutdown). Item 20 builds
-// the client without a secret key, and then posthog-node's getFeatureFlag asks POST /flags, which
-// is remote evaluation (docs/remote-evaluation.md). With the project's secret token it polls /flags/definitions and
-// decides locally, which is what this service serves: the one deviation from the item as written.
-it('stores what the real posthog-node sends: persons, groups, exposures (20)', async () => {
+// Capture (docs/ingestion.md) with the real client: gzip, /batch/, flushes of 3, shutdown. Built without a
+// secret key, posthog-node's getFeatureFlag would ask POST /flags, which is remote evaluation
+// (docs/remote-evaluation.md, tested in test/evaluation/remote-evaluation-oracle.test.ts). Here it gets the
+// project's secret token, so it polls /flags/definitions and decides locally (docs/evaluation.md §7).
+it('stores what the real posthog-node sends: persons, groups, exposures', async () => {
   const flag = await app.request(`${read.base}/feature_flags/`, {
     method: 'POST',
     key: world.owner.key,

@@ -17,8 +17,8 @@ async function freshProject() {
   return { world, send, read: reader(app, world) };
 }
 
-describe('groups (docs/ingestion.md §4; acceptance 15–16)', () => {
-  it('registers types in order of first appearance, at most five (15)', async () => {
+describe('groups (docs/ingestion.md §4)', () => {
+  it('registers types in order of first appearance, at most five', async () => {
     const { send, read } = await freshProject();
     const d = uniqueId();
     await send({ event: 'x', distinct_id: d, properties: { $groups: { organization: 'o1', company: 'c1' } } });
@@ -39,7 +39,7 @@ describe('groups (docs/ingestion.md §4; acceptance 15–16)', () => {
     expect(second.properties).not.toHaveProperty('$group_5');
   });
 
-  it('upserts groups from $groupidentify and creates no person (16)', async () => {
+  it('upserts groups from $groupidentify and creates no person', async () => {
     const { send, read } = await freshProject();
     await send({
       event: '$groupidentify',
@@ -88,8 +88,8 @@ describe('groups (docs/ingestion.md §4; acceptance 15–16)', () => {
   });
 });
 
-describe('read endpoints (§6; acceptance 19)', () => {
-  it('checks scopes, requires group_type_index and paginates (19)', async () => {
+describe('read endpoints (§6)', () => {
+  it('checks scopes, requires group_type_index and paginates', async () => {
     const { world, send, read } = await freshProject();
     const d = uniqueId();
     await send(...Array.from({ length: 3 }, (_, i) => ({ event: 'purchase', distinct_id: d, properties: { i } })), {

@@ -4,6 +4,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
+import { fetchChecked } from '../helpers/openapi-contract';
 
 // docs/ingestion.md §1.3: with the database down, capture answers 503 (SDKs retry it), never 500.
 it('answers 503 when the database cannot be reached', async () => {
@@ -13,13 +14,13 @@ it('answers 503 when the database cannot be reached', async () => {
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/batch/`, {
+    const res = await fetchChecked(`http://127.0.0.1:${(server.address() as AddressInfo).port}/batch/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ api_key: 'phc_whatever', batch: [{ event: 'x', distinct_id: 'd' }] }),
     });
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({
+    expect(res.body).toEqual({
       type: 'server_error',
       code: 'server_error',
       detail: 'Unable to store events. Please try again.',

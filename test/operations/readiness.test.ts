@@ -7,6 +7,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
+import { fetchChecked } from '../helpers/openapi-contract';
 import { GENEROUS_RATE_LIMITS } from '../helpers/test-app';
 
 /**
@@ -74,8 +75,8 @@ async function killDatabase(): Promise<void> {
 
 async function readyz(): Promise<{ status: number; body: unknown; ms: number }> {
   const started = Date.now();
-  const res = await fetch(`${baseUrl}/_readyz`);
-  return { status: res.status, body: await res.json(), ms: Date.now() - started };
+  const res = await fetchChecked(`${baseUrl}/_readyz`);
+  return { status: res.status, body: res.body, ms: Date.now() - started };
 }
 
 /** Probes until `status` answers (a pool reconnects on its own schedule), at most ~15 s. */
@@ -140,9 +141,9 @@ describe('GET /_readyz (and /_livez)', () => {
     // And again: every probe answers, and answers 503, as long as it stays down.
     expect((await readyz()).status).toBe(503);
     // Liveness is not readiness: the process answers, and so do requests that need no database.
-    const live = await fetch(`${baseUrl}/_livez`);
-    expect({ status: live.status, body: await live.json() }).toEqual({ status: 200, body: { status: 'alive' } });
-    expect((await fetch(`${baseUrl}/graphql?query=%7B__typename%7D`)).status).toBe(200);
+    const live = await fetchChecked(`${baseUrl}/_livez`);
+    expect({ status: live.status, body: live.body }).toEqual({ status: 200, body: { status: 'alive' } });
+    expect((await fetchChecked(`${baseUrl}/graphql?query=%7B__typename%7D`)).status).toBe(200);
 
     await startDatabase();
     expect(await until(200)).toMatchObject({ status: 200, body: { status: 'ready' } });

@@ -3,7 +3,7 @@ import { flagPaths, missingScope, NOT_FOUND, orgPaths, roleSteps, TIMESTAMP } fr
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
 
 /**
- * The activity log over REST (docs/activity.md; acceptance 4, 6, 25, 29, 32, 35, 36):
+ * The activity log over REST (docs/activity.md):
  * what each write records, the entry shape, paging, and that entries are never lost or invented.
  */
 
@@ -38,7 +38,7 @@ const flagActivity = async (id: number, query = '', as = key) =>
 const ownerShown = () => ({ first_name: world.owner.user.firstName, email: world.owner.user.email });
 
 describe('the entry shape and what a flag write records', () => {
-  it('records a create and an update with per-field changes, newest first (acceptance 25)', async () => {
+  it('records a create and an update with per-field changes, newest first', async () => {
     const flag = await createFlag({ name: 'original name', key: 'a-feature-flag-that-is-updated' });
     const filters = { groups: [{ properties: [{ key: 'email', value: 'x@y.z', type: 'person' }], rollout_percentage: 65 }] };
     const res = expectOk(await patchFlag(flag.id, { name: 'Updated name', filters }));
@@ -78,7 +78,7 @@ describe('the entry shape and what a flag write records', () => {
     expect(Object.keys(page.results[0].detail)).toEqual(['changes', 'trigger', 'type', 'name', 'short_id']);
   });
 
-  it('records a soft delete as `deleted` and an undelete as `restored` (acceptance 29)', async () => {
+  it('records a soft delete as `deleted` and an undelete as `restored`', async () => {
     const flag = await createFlag();
     expectOk(await patchFlag(flag.id, { deleted: true }));
     expectOk(await patchFlag(flag.id, { deleted: false }));
@@ -115,7 +115,7 @@ describe('the entry shape and what a flag write records', () => {
       { type: 'FeatureFlag', action: 'created', field: 'rollback_conditions', before: null, after: [{ threshold: 5 }] },
       { type: 'FeatureFlag', action: 'created', field: 'performed_rollback', before: null, after: true },
       { type: 'FeatureFlag', action: 'changed', field: 'has_enriched_analytics', before: false, after: true },
-      // acceptance 32: trimmed, lower-cased and de-duplicated, as stored
+      // Tags are logged as stored: trimmed, lower-cased and de-duplicated.
       { type: 'FeatureFlag', action: 'changed', field: 'tags', before: [], after: ['beta', 'ops'] },
     ]);
   });
@@ -266,7 +266,7 @@ describe('never lost, never invented', () => {
 });
 
 describe('paging and access', () => {
-  /** A project holding exactly the 15 creates of acceptance 35. */
+  /** A project holding exactly 15 flag creates: a page of 10 and a page of 5. */
   let pagedWorld: World;
   let pagedPaths: ReturnType<typeof flagPaths>;
   /** A flag re-keyed 14 times, in a project of its own. */
@@ -290,7 +290,7 @@ describe('paging and access', () => {
   const get = (path: string, as?: string) => app.request(path, { key: as ?? pagedWorld.owner.key });
   const activityUrl = () => `http://${host}${pagedPaths.flags}/activity`;
 
-  it('pages the project activity by 10, newest first, with absolute links (acceptance 35)', async () => {
+  it('pages the project activity by 10, newest first, with absolute links', async () => {
     const first = expectOk(await get(`${pagedPaths.flags}/activity`)).body;
     expect(first.results.map((entry: any) => entry.detail.name)).toEqual(['14', '13', '12', '11', '10', '9', '8', '7', '6', '5']);
     expect(first.total_count).toBe(15);
@@ -315,7 +315,7 @@ describe('paging and access', () => {
     expect(clamped.results.map((entry: any) => entry.detail.name)).toEqual(['12', '11']);
   });
 
-  it("pages one flag's history the same way, each entry under the key it was written with (acceptance 35)", async () => {
+  it("pages one flag's history the same way, each entry under the key it was written with", async () => {
     const path = `${flagPaths(rekeyWorld.project.id).flag(rekeyed.id)}/activity`;
     const first = expectOk(await get(path, rekeyWorld.owner.key)).body;
     expect(first.total_count).toBe(15);
@@ -362,7 +362,7 @@ describe('paging and access', () => {
     expect(body.previous).toBe(`${activityUrl()}?page=8&limit=10`);
   });
 
-  it('answers with and without the trailing slash, the literal winning over /:id (acceptance 6)', async () => {
+  it('answers with and without the trailing slash, the literal winning over /:id', async () => {
     expect((await get(`${pagedPaths.flags}/activity`)).status).toBe(200);
     expect((await get(`${pagedPaths.flags}/activity/`)).status).toBe(200);
     const path = `${flagPaths(rekeyWorld.project.id).flag(rekeyed.id)}/activity/`;
@@ -370,7 +370,7 @@ describe('paging and access', () => {
     expect((await app.request(`${pagedPaths.flags}/activity`, { method: 'POST', key: pagedWorld.owner.key })).status).toBe(405);
   });
 
-  it("answers 404 for another organization's flag, another project's, and unknown ids; 200 for a soft-deleted flag (acceptance 36)", async () => {
+  it("answers 404 for another organization's flag, another project's, and unknown ids; 200 for a soft-deleted flag", async () => {
     for (const id of [rekeyed.id, 999999, 'abc', 0, 99999999999]) {
       const res = await get(`${pagedPaths.flag(id)}/activity`);
       expect({ id, status: res.status, body: res.body }).toEqual({ id, status: 404, body: NOT_FOUND });
@@ -400,7 +400,7 @@ describe('paging and access', () => {
     ]);
   });
 
-  it('needs activity_log:read, nothing more (acceptance 4)', async () => {
+  it('needs activity_log:read, nothing more', async () => {
     const rekeyedPath = `${flagPaths(rekeyWorld.project.id).flag(rekeyed.id)}/activity`;
     const owner = rekeyWorld.owner.user;
     const readOnly = await app.factories.key(owner, { scopes: ['feature_flag:read'] });

@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('credentials (§2.1, §2.2, acceptance 1)', () => {
+describe('credentials (§2.1, §2.2)', () => {
   it('answers no credential with 401 not_authenticated and WWW-Authenticate: Bearer', async () => {
     for (const [method, path] of [
       ['GET', flags],
@@ -115,7 +115,7 @@ describe('credentials (§2.1, §2.2, acceptance 1)', () => {
     expect(res.body).toEqual(invalidKey('Authorization header'));
   });
 
-  it("refuses the project's public and secret tokens on the flag routes (acceptance 44)", async () => {
+  it("refuses the project's public and secret tokens on the flag routes", async () => {
     const [{ api_token: publicToken, secret_api_token: secretToken }] = await app.factories.sql(
       'select api_token, secret_api_token from project where id = ?',
       [world.project.id],
@@ -133,7 +133,7 @@ describe('credentials (§2.1, §2.2, acceptance 1)', () => {
   });
 });
 
-describe('projects in the path (§1.1, acceptance 2)', () => {
+describe('projects in the path (§1.1)', () => {
   it.each(['999999', 'abc', '0', '-1', '99999999999', '1.0', '@other'])(
     'answers project "%s" with 404 Project not found.',
     async (project) => {
@@ -167,7 +167,7 @@ describe('projects in the path (§1.1, acceptance 2)', () => {
   });
 });
 
-describe('access (§2.3, acceptance 3)', () => {
+describe('access (§2.3)', () => {
   it('refuses a member of another organization with 403 on every flag route', async () => {
     const outsider = (await app.factories.world()).owner;
     for (const [method, path] of [
@@ -208,7 +208,7 @@ describe('access (§2.3, acceptance 3)', () => {
   });
 });
 
-describe('scopes (§2.4, acceptance 4 and 28)', () => {
+describe('scopes (§2.4)', () => {
   let reader: Member;
   const missing = (scope: string) => forbidden(`API key missing required scope '${scope}'`);
 
@@ -283,7 +283,7 @@ describe('scopes (§2.4, acceptance 4 and 28)', () => {
   });
 });
 
-describe('keys limited to projects and organizations (§2.3, acceptance 5)', () => {
+describe('keys limited to projects and organizations (§2.3)', () => {
   it('refuses a project outside scoped_teams, naming it', async () => {
     const other = await app.factories.project(world.organization);
     const member = await app.factories.member(world.organization, 'member', { projects: [world.project.id] });

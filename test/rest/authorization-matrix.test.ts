@@ -8,9 +8,9 @@ import { CANNOT_EDIT_FLAG, CANNOT_EDIT_ROLES, flagPaths, forbidden, roleSteps } 
  * `can_edit` the GET shows.
  *
  * Two rules meet here and they differ on purpose:
- *  - flag edits (§2.5): creator, admin, organization level 37, a level-37 role, OR a role with a
+ *  - flag edits (docs/rest-api.md §2.5): creator, admin, organization level 37, a level-37 role, OR a role with a
  *    role-access record for the flag;
- *  - role-access POST/DELETE (§5.4): creator, admin, organization level 37, a level-37 role — but
+ *  - role-access POST/DELETE (docs/rest-api.md §5.4): creator, admin, organization level 37, a level-37 role — but
  *    NOT a level-21 role holding a record (a record lets you edit the flag, not hand it out).
  *
  * F lives in organization R whose flag access level is 21 (created by "flag creator", a member

@@ -44,7 +44,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('pagination (docs/README.md decision 5, §1.5)', () => {
-  it('pages newest first with absolute next/previous URLs (acceptance 7)', async () => {
+  it('pages newest first with absolute next/previous URLs', async () => {
     const first = await list('?limit=1');
     expect(first.status).toBe(200);
     expect(Object.keys(first.body)).toEqual(['count', 'next', 'previous', 'results']);
@@ -102,7 +102,7 @@ describe('pagination (docs/README.md decision 5, §1.5)', () => {
     expect(res.body.next).toBeNull();
   });
 
-  it('pages by 1000 at most (acceptance 7)', async () => {
+  it('pages by 1000 at most', async () => {
     const project = await app.factories.project(world.organization);
     await app.factories.sql(
       `insert into feature_flag (project_id, key, filters, created_at, updated_at, tags, analytics_dashboards)
@@ -239,7 +239,7 @@ describe('encoding (§1.2)', () => {
     ['"text"', 'str'],
     ['5', 'int'],
     ['true', 'bool'],
-  ])('refuses the JSON body %s (acceptance 9)', async (body, typeName) => {
+  ])('refuses the JSON body %s', async (body, typeName) => {
     const res = await app.request(flags, { method: 'POST', key: world.owner.key, body });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(err('validation_error', 'invalid_input', `Invalid data. Expected a dictionary, but got ${typeName}.`));
@@ -291,7 +291,7 @@ describe('encoding (§1.2)', () => {
     ['text/plain; charset=utf-8', 'text/plain'],
     ['application/xml', 'application/xml'],
     ['multipart/form-data; boundary=x', 'multipart/form-data'],
-  ])('answers a %s body with 415 (acceptance 9)', async (contentType, shown) => {
+  ])('answers a %s body with 415', async (contentType, shown) => {
     const res = await app.request(flags, {
       method: 'POST',
       key: world.owner.key,

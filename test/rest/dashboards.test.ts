@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture, uniqueId } from '../ingestion/capture-helpers';
 
 /**
- * Usage dashboards over REST (docs/dashboards.md; acceptance 4, 30, 37–39): generated
+ * Usage dashboards over REST (docs/dashboards.md, docs/rest-api.md §3.11, §4.2 and §4.3): generated
  * on every flag create, read with tile results computed from events this file captures itself.
  */
 
@@ -85,7 +85,7 @@ const flagTileFilters = (key: string) => ({
   filter_test_accounts: false,
 });
 
-describe('the usage dashboard a flag create makes (§3.11, acceptance 37)', () => {
+describe('the usage dashboard a flag create makes (§3.11)', () => {
   it('has the generated name, description, filters, tags and two tiles with their definitions', async () => {
     const flag = await createFlag({ key: 'alpha-feature', filters: { groups: [{ rollout_percentage: 50 }] } });
     expect(Number.isInteger(flag.usage_dashboard)).toBe(true);
@@ -293,7 +293,7 @@ describe('the usage dashboard a flag create makes (§3.11, acceptance 37)', () =
     expect(after).toBe(before);
   });
 
-  it('rewrites the two base tiles to a new key on re-key (§3.6)', async () => {
+  it('rewrites the two base tiles to a new key on re-key (docs/rest-api.md §3.6)', async () => {
     const key = uniqueKey('rekey');
     const flag = await createFlag({ key });
     const renamed = `${key}-renamed`;
@@ -309,7 +309,7 @@ describe('the usage dashboard a flag create makes (§3.11, acceptance 37)', () =
   });
 });
 
-describe('POST /:id/enrich_usage_dashboard (§4.3, acceptance 38)', () => {
+describe('POST /:id/enrich_usage_dashboard (§4.3)', () => {
   it('refuses without enriched analytics, then adds the two enriched tiles once', async () => {
     const key = uniqueKey('enrich');
     const flag = await createFlag({ key });
@@ -391,7 +391,7 @@ describe('POST /:id/enrich_usage_dashboard (§4.3, acceptance 38)', () => {
   });
 });
 
-describe('POST /:id/dashboard (§4.2, acceptance 39)', () => {
+describe('POST /:id/dashboard (§4.2)', () => {
   it('points the flag at a new usage dashboard and keeps the old one, without a version change', async () => {
     const key = uniqueKey('regen');
     const flag = await createFlag({ key });
@@ -462,7 +462,7 @@ describe('POST /:id/dashboard (§4.2, acceptance 39)', () => {
   });
 });
 
-describe('analytics_dashboards (acceptance 30)', () => {
+describe('analytics_dashboards', () => {
   it("links only this project's dashboards, adding and never removing", async () => {
     const d = (await createFlag({ key: uniqueKey('linked') })).usage_dashboard;
     const flag = await createFlag({ key: uniqueKey('linker') });

@@ -17,7 +17,7 @@ afterAll(() => app.close());
 const NO_DATA = (events: boolean, control: boolean, test: boolean) =>
   `{"no-events": ${events}, "no-flag-info": ${control && test}, "no-control-variant": ${control}, "no-test-variant": ${test}}`;
 
-/** Funnel data: control 2 → 2, test 3 → 1 (acceptance 21). */
+/** Funnel data: control 2 → 2, test 3 → 1. */
 async function funnelData(flagKey: string) {
   const steps = (id: string, variant: string, converts: boolean) => [
     kit.metric('$pageview', flagKey, id, variant, {}, '2024-01-02T10:00:00Z'),
@@ -32,7 +32,7 @@ async function funnelData(flagKey: string) {
   ]);
 }
 
-describe('refusals (acceptance 19, 20)', () => {
+describe('refusals', () => {
   it('answers 400 without a target metric, and on a draft', async () => {
     const draft = await kit.create({ start_date: null });
     expectInvalid(await kit.results(draft.id), 'Experiment has not started yet');
@@ -65,7 +65,7 @@ describe('refusals (acceptance 19, 20)', () => {
 
 const FUNNEL = { ...F, insight: 'funnels' };
 
-describe('funnel results (acceptance 21, 22)', () => {
+describe('funnel results', () => {
   it('counts ordered conversions per variant with their statistics', async () => {
     const e = await kit.create({ filters: FUNNEL });
     await funnelData(e.feature_flag_key);
@@ -176,7 +176,7 @@ describe('funnel results (acceptance 21, 22)', () => {
   });
 });
 
-describe('trend results (acceptance 23, 24, 25)', () => {
+describe('trend results', () => {
   it('counts per variant against exposures', async () => {
     const e = await kit.create({ filters: { events: [{ id: 'purchase', order: 0 }] } });
     const k = e.feature_flag_key;
@@ -369,7 +369,7 @@ describe('actors', () => {
   });
 });
 
-describe('secondary results (acceptance 26)', () => {
+describe('secondary results', () => {
   it('checks the id, then counts each variant', async () => {
     const none = await kit.create();
     expectInvalid(await kit.secondary(none.id, '?id=0'), 'Experiment has no secondary metrics');
@@ -421,7 +421,7 @@ describe('secondary results (acceptance 26)', () => {
   });
 });
 
-describe('requires_flag_implementation (acceptance 27)', () => {
+describe('requires_flag_implementation', () => {
   it('is true until a named event carries a $feature/ property', async () => {
     const other = await app.factories.world();
     const otherKit = experimentKit(app, other);
@@ -439,7 +439,7 @@ describe('requires_flag_implementation (acceptance 27)', () => {
   });
 });
 
-describe('access (acceptance 28) and never a 500', () => {
+describe('access and never a 500', () => {
   it('404 for a foreign project, 401 without credentials', async () => {
     const e = await kit.create();
     const stranger = await app.factories.world();

@@ -44,7 +44,7 @@ function expectError(res: { status: number; body: any }, detail: string, attr: s
 }
 
 describe('creating an experiment', () => {
-  it('creates a draft with its own multivariate flag (acceptance 1)', async () => {
+  it('creates a draft with its own multivariate flag', async () => {
     const res = await post(D);
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual([
@@ -96,7 +96,7 @@ describe('creating an experiment', () => {
     expect(linked.body.created_by.email).toBe(world.owner.user.email);
   });
 
-  it('launches on create with a start date, and keeps parameters as sent (acceptance 2)', async () => {
+  it('launches on create with a start date, and keeps parameters as sent', async () => {
     const res = await post(draft({ start_date: '2021-12-01T10:23' }));
     expect(res.status).toBe(201);
     expect(res.body.start_date).toBe('2021-12-01T10:23:00Z');
@@ -107,7 +107,7 @@ describe('creating an experiment', () => {
     expect(bare.body.parameters).toEqual({});
   });
 
-  it('validates in the documented order (acceptance 3, 9)', async () => {
+  it('validates in the documented order', async () => {
     expectError(await post({ ...draft(), name: null, filters: {} }), 'This field may not be null.', 'name', 'null');
     expectError(await post(draft({ filters: {} })), 'Filters are required to create an Experiment');
     const { feature_flag_key: _key, ...keyless } = draft();
@@ -133,7 +133,7 @@ describe('creating an experiment', () => {
     expectError(await post(draft({ name: 'x'.repeat(401) })), 'Ensure this field has no more than 400 characters.', 'name', 'max_length');
   });
 
-  it('validates variants (acceptance 4, 5)', async () => {
+  it('validates variants', async () => {
     const variants = (list: Array<[string, number?]>) => ({
       feature_flag_variants: list.map(([key, rollout_percentage]) => ({ key, rollout_percentage })),
     });
@@ -222,21 +222,21 @@ describe('creating an experiment', () => {
     expect(ok.body.feature_flag.filters.multivariate.variants.map((v: { key: string }) => v.key)).toEqual(['control', 'test_1', 'test_2']);
   });
 
-  it('refuses global filter properties on create and update (acceptance 6)', async () => {
+  it('refuses global filter properties on create and update', async () => {
     const withProperties = { ...F, properties: [{ key: 'email', value: 'x', type: 'person' }] };
     expectError(await post(draft({ filters: withProperties })), 'Experiments do not support global filter properties');
     const created = await post(draft());
     expectError(await patch(created.body.id, { filters: withProperties }), 'Experiments do not support global filter properties');
   });
 
-  it('takes the group index for the flag from parameters only (acceptance 7)', async () => {
+  it('takes the group index for the flag from parameters only', async () => {
     const fromParameters = await post(draft({ parameters: { aggregation_group_type_index: 0 } }));
     expect(fromParameters.body.feature_flag.filters.aggregation_group_type_index).toBe(0);
     const fromFilters = await post(draft({ filters: { ...F, aggregation_group_type_index: 0 } }));
     expect(fromFilters.body.feature_flag.filters.aggregation_group_type_index).toBeNull();
   });
 
-  it('reuses an eligible flag and refuses an ineligible one (acceptance 8)', async () => {
+  it('reuses an eligible flag and refuses an ineligible one', async () => {
     const flags = `${base}/feature_flags/`;
     const variants = (keys: string[]) => ({
       groups: [{ rollout_percentage: 100 }],
@@ -267,7 +267,7 @@ describe('creating an experiment', () => {
 });
 
 describe('updating an experiment', () => {
-  it('stores fields and leaves the flag alone (acceptance 10, 14)', async () => {
+  it('stores fields and leaves the flag alone', async () => {
     const created = await post(draft());
     const before = await flag(created.body.feature_flag.id);
     const res = await patch(created.body.id, { description: 'Bazinga', end_date: '2021-12-10T00:00' });
@@ -278,13 +278,13 @@ describe('updating an experiment', () => {
     expect(replaced.body.parameters).toEqual({ recommended_sample_size: 1500 });
   });
 
-  it('keeps the key immutable (acceptance 11)', async () => {
+  it('keeps the key immutable', async () => {
     const created = await post(draft());
     expectError(await patch(created.body.id, { feature_flag_key: 'new_key' }), "Can't update keys: feature_flag_key on Experiment");
     expect((await patch(created.body.id, { feature_flag_key: created.body.feature_flag_key })).status).toBe(200);
   });
 
-  it('launches a draft and activates its flag (acceptance 12)', async () => {
+  it('launches a draft and activates its flag', async () => {
     const created = await post(draft());
     const edited = await patch(created.body.id, { description: 'x', filters: {} });
     expect(edited.status).toBe(200);
@@ -296,7 +296,7 @@ describe('updating an experiment', () => {
     expect(linked.body.version).toBe(2);
   });
 
-  it("rewrites a draft's flag variants, and refuses new keys once launched (acceptance 13)", async () => {
+  it("rewrites a draft's flag variants, and refuses new keys once launched", async () => {
     const created = await post(draft());
     const three = [
       { key: 'control', rollout_percentage: 34 },
@@ -330,12 +330,12 @@ describe('updating an experiment', () => {
     expect(ok.body.feature_flag.filters.multivariate.variants).toEqual(three);
   });
 
-  it('refuses an end date before the stored start date (acceptance 9)', async () => {
+  it('refuses an end date before the stored start date', async () => {
     const created = await post(draft({ start_date: '2024-01-02T00:00' }));
     expectError(await patch(created.body.id, { end_date: '2024-01-01T00:00' }), 'End date must be after start date');
   });
 
-  it("stops, archives and resets without touching the flag's active state (acceptance 15)", async () => {
+  it("stops, archives and resets without touching the flag's active state", async () => {
     const created = await post(draft({ start_date: '2021-12-01T10:23' }));
     for (const body of [{ end_date: '2021-12-20T00:00' }, { archived: true }, { start_date: null, end_date: null, archived: false }]) {
       const res = await patch(created.body.id, body);
@@ -346,7 +346,7 @@ describe('updating an experiment', () => {
 });
 
 describe('deleting, listing, and the linked flag', () => {
-  it('hard-deletes the experiment and soft-deletes its flag; the key can be used again (acceptance 16)', async () => {
+  it('hard-deletes the experiment and soft-deletes its flag; the key can be used again', async () => {
     const created = await post(draft({ feature_flag_key: 'recycled-key' }));
     const res = await app.request(`${base}/experiments/${created.body.id}`, { method: 'DELETE', key: world.owner.key });
     expect(res.status).toBe(204);
@@ -358,7 +358,7 @@ describe('deleting, listing, and the linked flag', () => {
     expect((await flag(created.body.feature_flag.id)).status).toBe(404);
   });
 
-  it('keeps the experiment when its flag is soft-deleted, and protects the key while used (acceptance 17, flags 14)', async () => {
+  it('keeps the experiment when its flag is soft-deleted, and protects the key while used ', async () => {
     const created = await post(draft({ feature_flag_key: 'kept-flag' }));
     const flagId = created.body.feature_flag.id;
     expect(
@@ -377,7 +377,7 @@ describe('deleting, listing, and the linked flag', () => {
     expect((await flag(flagId)).status).toBe(200);
   });
 
-  it('lists newest first with filters, and flags show their experiments (acceptance 18)', async () => {
+  it('lists newest first with filters, and flags show their experiments', async () => {
     const other = await app.factories.world();
     const list = (query = '') => app.request(`/api/projects/${other.project.id}/experiments${query}`, { key: other.owner.key });
     const create = (body: Record<string, unknown>) =>
@@ -417,7 +417,7 @@ describe('deleting, listing, and the linked flag', () => {
   });
 });
 
-describe('access (acceptance 28)', () => {
+describe('access', () => {
   it('hides other projects, needs a key and the experiment scopes', async () => {
     const created = await post(draft());
     const stranger = await app.factories.world();

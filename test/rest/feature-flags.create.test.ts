@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('creating a flag', () => {
-  it('answers 201 with every field of the document (acceptance 10)', async () => {
+  it('answers 201 with every field of the document', async () => {
     const res = await app.request(`${flags}/`, { method: 'POST', key: world.owner.key, body: { key: 'omega-feature' } });
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -77,7 +77,7 @@ describe('creating a flag', () => {
     expect(again.body).toEqual(res.body);
   });
 
-  it('requires a key (acceptance 11)', async () => {
+  it('requires a key', async () => {
     const res = await app.request(flags, { method: 'POST', key: world.owner.key });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ type: 'validation_error', code: 'required', detail: 'This field is required.', attr: 'key' });

@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
 
-/** docs/rest-api.md §3.5: the flag list, its order, count and filters (acceptance 31, 33). */
+/** docs/rest-api.md §3.5: the flag list, its order, count and filters. */
 
 let app: TestApp;
 let world: World;
@@ -48,7 +48,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('order and count (acceptance 31)', () => {
+describe('order and count', () => {
   it('lists non-deleted flags of the project, newest first', async () => {
     expect(await keys()).toEqual(ALL.filter((k) => k !== 'deleted-one'));
   });
@@ -67,7 +67,7 @@ describe('order and count (acceptance 31)', () => {
   });
 });
 
-describe('filters (§3.5, acceptance 31)', () => {
+describe('filters (§3.5)', () => {
   it.each([
     ['?search=RED', ['theme', 'red_button']],
     ['?search=red_', ['red_button']],
@@ -119,7 +119,7 @@ describe('filters (§3.5, acceptance 31)', () => {
   );
 });
 
-describe('who sees what (acceptance 33)', () => {
+describe('who sees what', () => {
   it('shows can_edit true to every member under the default flag access level', async () => {
     const res = await list('', member.key);
     expect(res.body.results.length).toBeGreaterThan(0);

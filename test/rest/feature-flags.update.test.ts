@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe('PATCH (§3.6)', () => {
-  it('changes what is sent, keeps the rest, and counts the version (acceptance 25)', async () => {
+  it('changes what is sent, keeps the rest, and counts the version', async () => {
     const flag = await create({ name: 'original name', key: 'a-feature-flag-that-is-updated', tags: ['keep'] });
     const filters = {
       groups: [{ properties: [{ key: 'email', value: 'x@y.z', type: 'person', operator: 'exact' }], rollout_percentage: 65 }],
@@ -44,7 +44,7 @@ describe('PATCH (§3.6)', () => {
     expect(await retrieve(flag.id)).toEqual(res.body);
   });
 
-  it('ignores filters without groups (acceptance 26)', async () => {
+  it('ignores filters without groups', async () => {
     const filters = { groups: [{ rollout_percentage: 30 }] };
     const flag = await create({ filters });
     const res = await patch(flag.id, { filters: { payloads: { true: 1 } } });
@@ -55,7 +55,7 @@ describe('PATCH (§3.6)', () => {
     expect(notChecked.body.filters).toEqual(filters);
   });
 
-  it('reads a form body, leaving filters untouched (acceptance 26)', async () => {
+  it('reads a form body, leaving filters untouched', async () => {
     const filters = { groups: [{ rollout_percentage: 40 }] };
     const flag = await create({ filters });
     const form = await app.request(`${flags}/${flag.id}`, {
@@ -68,7 +68,7 @@ describe('PATCH (§3.6)', () => {
     expect(form.body).toMatchObject({ active: false, name: 'replaced', filters, version: 2 });
   });
 
-  it('resets performed_rollback when active is set true (acceptance 27)', async () => {
+  it('resets performed_rollback when active is set true', async () => {
     const flag = await create({ performed_rollback: true, active: false });
     expect(flag.performed_rollback).toBe(true);
     expect((await patch(flag.id, { active: false })).body.performed_rollback).toBe(true);
@@ -77,7 +77,7 @@ describe('PATCH (§3.6)', () => {
     expect(res.body).toMatchObject({ active: true, performed_rollback: false });
   });
 
-  it('clears nullable fields with null and refuses null elsewhere (acceptance 27)', async () => {
+  it('clears nullable fields with null and refuses null elsewhere', async () => {
     const flag = await create({
       ensure_experience_continuity: true,
       rollback_conditions: [{ a: 1 }],
@@ -104,7 +104,7 @@ describe('PATCH (§3.6)', () => {
     expect((await retrieve(flag.id)).version).toBe(2);
   });
 
-  it('replaces tags, cleaned (acceptance 32)', async () => {
+  it('replaces tags, cleaned', async () => {
     const flag = await create({ tags: ['old'] });
     expect((await patch(flag.id, { tags: [' Beta ', 'beta', 'ops'] })).body.tags).toEqual(['beta', 'ops']);
     expect((await patch(flag.id, { name: 'no tags sent' })).body.tags).toEqual(['beta', 'ops']);
@@ -188,7 +188,7 @@ describe('PUT (§3.6)', () => {
   });
 });
 
-describe('soft delete and restore (§3.7, acceptance 29)', () => {
+describe('soft delete and restore (§3.7)', () => {
   it('hides a deleted flag from the list, keeps it retrievable and editable, and restores it', async () => {
     const flag = await create({ key: 'soft-deleted' });
     const before = (await app.request(flags, { key: world.owner.key })).body.count;
@@ -209,7 +209,7 @@ describe('soft delete and restore (§3.7, acceptance 29)', () => {
   });
 });
 
-describe('DELETE (§3.8, acceptance 28)', () => {
+describe('DELETE (§3.8)', () => {
   it('is always 405 with an empty body, and changes nothing', async () => {
     const flag = await create({ key: 'red_button' });
     for (const [key, id] of [
@@ -238,7 +238,7 @@ describe('DELETE (§3.8, acceptance 28)', () => {
   });
 });
 
-describe('version (§3.9, acceptance 34)', () => {
+describe('version (§3.9)', () => {
   it('refuses a stale version with 409 naming the last writer, and writes nothing', async () => {
     const flag = await create({ name: 'v1' });
     await patch(flag.id, { name: 'v2 by member' }, member.key);

@@ -16,8 +16,8 @@ import {
 } from '../helpers/roles';
 
 /**
- * docs/rest-api.md §5.4: a flag's role-access records under `/feature_flags/:id/role_access`, and
- * acceptance items 48–51. The organization's flag access level is 21 throughout (set by an admin
+ * docs/rest-api.md §5.4: a flag's role-access records under `/feature_flags/:id/role_access`: who may
+ * grant them, what they grant, and their list, delete and errors. The organization's flag access level is 21 throughout (set by an admin
  * after creating Engineering and Marketing), so the records matter.
  */
 
@@ -25,7 +25,7 @@ let app: TestApp;
 let steps: ReturnType<typeof roleSteps>;
 let world: World;
 let admin: Member;
-/** U of §6: an organization member (level 1) with scopes ["*"]. */
+/** U: an organization member (level 1) with scopes ["*"], the creator of the red_button flag. */
 let u: Member;
 let engineering: any;
 let marketing: any;
@@ -58,8 +58,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('acceptance 48–51', () => {
-  it('48: the creator (a member without roles) grants a role: 201 with the role and the flag', async () => {
+describe('role access on one flag, step by step', () => {
+  it('the creator (a member without roles) grants a role: 201 with the role and the flag', async () => {
     expect(engineering.feature_flags_access_level).toBe(37);
     const res = await post(redButton.id, u.key, { role_id: engineering.id });
     expect(res.status).toBe(201);
@@ -69,7 +69,7 @@ describe('acceptance 48–51', () => {
     expect((await request(org.role(engineering.id), u.key)).body.associated_flags).toContainEqual({ id: redButton.id, key: 'red_button' });
   });
 
-  it('49: members without rights are refused; a level-37 role or admin rights allow it', async () => {
+  it('members without rights are refused; a level-37 role or admin rights allow it', async () => {
     const m = await app.factories.member(world.organization);
     const orphan = await flagBy(world.owner);
     await app.factories.sql('update feature_flag set created_by_id = null where id = ?', [orphan.id]);
@@ -98,7 +98,7 @@ describe('acceptance 48–51', () => {
     expect([demoted.status, demoted.body]).toEqual([403, CANNOT_EDIT_ROLES]);
   });
 
-  it('50: a level-21 role with role access to the flag gives edit rights', async () => {
+  it('a level-21 role with role access to the flag gives edit rights', async () => {
     const m = await app.factories.member(world.organization);
     const flag = await flagBy(world.owner);
     const flagPath = paths.flag(flag.id);
@@ -106,7 +106,7 @@ describe('acceptance 48–51', () => {
     const refused = await request(flagPath, m.key, 'PATCH', { name: 'by m' });
     expect([refused.status, refused.body]).toEqual([403, CANNOT_EDIT_FLAG]);
 
-    const viewers = await roleNamed('Viewers 50', 21);
+    const viewers = await roleNamed('Level-21 viewers', 21);
     expect(viewers.feature_flags_access_level).toBe(21);
     await steps.addMember(world.organization, admin.key, viewers.id, m.user);
     // Joining a level-21 role alone changes nothing.
@@ -117,7 +117,7 @@ describe('acceptance 48–51', () => {
     expect([allowed.status, allowed.body.name, allowed.body.can_edit]).toEqual([200, 'by m', true]);
   });
 
-  it('51: list, delete, 405, and the POST errors', async () => {
+  it('lists and deletes records, answers 405 to PATCH, and refuses bad POSTs', async () => {
     const flag = await flagBy(u);
     const first = await post(flag.id, u.key, { role_id: engineering.id });
     const second = await post(flag.id, u.key, { role_id: marketing.id });

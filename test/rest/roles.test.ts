@@ -21,7 +21,8 @@ import {
 
 /**
  * docs/rest-api.md §5.1–§5.3 over REST: roles, memberships and the organization's resource access;
- * who may read and write them (§5, §2.3, §2.4) and acceptance item 47. Roles are always on (docs/README.md decision 8).
+ * who may read and write them (§5, §2.3, §2.4), and the whole roles scenario end to end. Roles are always on
+ * (docs/README.md decision 8).
  */
 
 let app: TestApp;
@@ -44,7 +45,7 @@ async function organizationWithStaff() {
   return { world, admin, member, paths: orgPaths(world.organization) };
 }
 
-describe('acceptance 47', () => {
+describe('roles, memberships and the flag access level together', () => {
   it('runs the roles scenario end to end', async () => {
     const { world, admin, member: u, paths } = await organizationWithStaff();
     // An admin first creates roles Engineering and Marketing, then sets the flag access level to 21.
@@ -81,7 +82,7 @@ describe('acceptance 47', () => {
     expect([second.status, second.body]).toEqual([400, invalid('unique', 'This resource access already exists.', 'resource')]);
 
     // Under level 21, a member sees another user's flag as not editable …
-    const flag = await steps.createFlag(world.project.id, world.owner.key, { key: 'acceptance-47' });
+    const flag = await steps.createFlag(world.project.id, world.owner.key, { key: 'roles-scenario' });
     const other = await app.factories.member(world.organization);
     const { flags } = flagPaths(world.project.id);
     for (const key of [u.key, other.key]) {
@@ -736,7 +737,7 @@ describe('who may read and write (§5, §2.3)', () => {
   });
 });
 
-describe('keys and scopes on organization routes (§2.3, §2.4, acceptance 5)', () => {
+describe('keys and scopes on organization routes (§2.3, §2.4)', () => {
   let world: World;
   let paths: ReturnType<typeof orgPaths>;
   let role: { id: string };
@@ -750,7 +751,7 @@ describe('keys and scopes on organization routes (§2.3, §2.4, acceptance 5)', 
   const keyFor = (options: Parameters<TestApp['factories']['member']>[2], level: 'member' | 'admin' = 'admin') =>
     app.factories.member(world.organization, level, options);
 
-  it("refuses a key limited to projects, even for its own project's organization (acceptance 5)", async () => {
+  it("refuses a key limited to projects, even for its own project's organization", async () => {
     const scoped = await keyFor({ projects: [world.project.id] });
     const expected = forbidden('API keys with scoped projects are only supported on project-based endpoints.');
     for (const path of [paths.roles, orgPaths('@current').roles, paths.role(role.id), paths.resourceAccesses]) {

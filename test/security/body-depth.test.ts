@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import type { World } from '../helpers/factories';
+import { fetchChecked } from '../helpers/openapi-contract';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
@@ -140,7 +141,7 @@ describe('REST and /graphql bodies', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(empty.body).toMatchObject({ attr: 'key', code: 'required' });
-    const gzipped = await fetch(`${app.baseUrl}${flags}`, {
+    const gzipped = await fetchChecked(`${app.baseUrl}${flags}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${world.owner.key}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
       body: gzipSync(JSON.stringify({ key: 'gzipped-body' })),

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Member, World } from '../helpers/factories';
+import { fetchChecked } from '../helpers/openapi-contract';
 import { flagPaths, roleSteps } from '../helpers/roles';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
 
 /**
  * Races over real HTTP: many clients at once on one object, and exactly one winner, the others
- * refused with the contract's answer (never a 500), the database holding one row. Complements the
+ * refused with the documented answer (never a 500), the database holding one row. Complements the
  * 8-way duplicates of test/rest/roles.test.ts and the 20-way person race of test/ingestion/persons.test.ts.
  */
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-describe('one flag version, many writers (§3.9)', () => {
+describe('one flag version, many writers (docs/rest-api.md §3.9)', () => {
   it('lets exactly one of 50 concurrent PATCHes of version 1 through; the other 49 hear 409', async () => {
     const flag = (await app.request(flags.flags, { method: 'POST', key: world.owner.key, body: { key: unique('raced') } })).body;
     const answers = await Promise.all(
@@ -79,7 +80,7 @@ describe('one flag version, many writers (§3.9)', () => {
   });
 });
 
-describe('one new flag key, many creators (§3.2)', () => {
+describe('one new flag key, many creators (docs/rest-api.md §3.2)', () => {
   it('creates exactly one flag from 30 concurrent POSTs of one key; the others hear unique', async () => {
     const key = unique('one-key');
     const answers = await Promise.all(
@@ -100,7 +101,7 @@ describe('one new flag key, many creators (§3.2)', () => {
     expect(rows.map((r) => Number(r.id))).toEqual([answers.find((a) => a.status === 201)!.body.id]);
   });
 
-  it('creates exactly one flag when a soft-deleted holder of the key is replaced concurrently (§3.4)', async () => {
+  it('creates exactly one flag when a soft-deleted holder of the key is replaced concurrently (docs/rest-api.md §3.4)', async () => {
     const key = unique('reborn');
     const first = (await app.request(flags.flags, { method: 'POST', key: world.owner.key, body: { key } })).body;
     expect((await app.request(flags.flag(first.id), { method: 'PATCH', key: world.owner.key, body: { deleted: true } })).status).toBe(200);
@@ -119,7 +120,7 @@ describe('ingestion: one new distinct id from many requests (docs/ingestion.md �
     const uuids = Array.from({ length: 30 }, () => randomUUID());
     const answers = await Promise.all(
       uuids.map((uuid, i) =>
-        fetch(`${app.baseUrl}/batch/`, {
+        fetchChecked(`${app.baseUrl}/batch/`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({
@@ -150,7 +151,7 @@ describe('ingestion: one new distinct id from many requests (docs/ingestion.md �
   });
 });
 
-describe('role access: one role granted to one flag by many requests (§5.4)', () => {
+describe('role access: one role granted to one flag by many requests (docs/rest-api.md §5.4)', () => {
   it('stores exactly one record for 25 concurrent grants; the others hear unique', async () => {
     const steps = roleSteps(app);
     const role = await steps.createRole(world.organization, world.owner.key, { name: unique('granted-once') });

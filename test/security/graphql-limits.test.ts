@@ -19,7 +19,7 @@ beforeAll(async () => {
   projectId = String(world.project.id);
   const base = `/api/projects/${projectId}`;
   const filters = { events: [{ order: 0, id: '$pageview' }], properties: [] };
-  // Two experiments sharing one flag: the loop the issue followed had twenty.
+  // Two experiments sharing one flag: a loop (flag → experiments → flag) a query can follow as deep as it nests.
   for (const name of ['Loop A', 'Loop B']) {
     const res = await app.request(`${base}/experiments/`, {
       method: 'POST',
@@ -135,7 +135,7 @@ describe('depth, loops and cost', () => {
       'graphql_validation_failed',
       /^Query cost limit of 50000 exceeded, estimated 63003;/,
     );
-    // The issue's request: 1,000 such aliases are refused before they are even parsed in full.
+    // A flood of 1,000 such aliases is refused before it is even parsed in full.
     const flood = `query($p: ID!) { ${Array.from({ length: 1000 }, (_, i) => `a${i}: featureFlags(projectId: $p, limit: 1000) { results { id } }`).join(' ')} }`;
     const started = Date.now();
     expectRefused(

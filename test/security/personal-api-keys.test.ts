@@ -8,6 +8,7 @@ import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 import type { Member, World } from '../helpers/factories';
+import { fetchChecked } from '../helpers/openapi-contract';
 import { GENEROUS_RATE_LIMITS, startTestApp, type ApiResponse, type RequestOptions, type TestApp } from '../helpers/test-app';
 
 /**
@@ -454,7 +455,7 @@ describe('the key itself is never logged', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const send = (path: string, init: RequestInit = {}) =>
-      fetch(`${base}${path}`, init).then(async (res) => ({ status: res.status, body: await res.text() }));
+      fetchChecked(`${base}${path}`, init).then((res) => ({ status: res.status, body: res.text }));
     try {
       const user = await app.factories.member(world.organization);
       const json = (key: string, body: unknown) => ({
@@ -487,10 +488,10 @@ describe('the key itself is never logged', () => {
       try {
         const failingBase = `http://127.0.0.1:${(failingServer.address() as AddressInfo).port}`;
         for (const key of secrets) {
-          const rest = await fetch(`${failingBase}${KEYS}?personal_api_key=${key}`);
+          const rest = await fetchChecked(`${failingBase}${KEYS}?personal_api_key=${key}`);
           expect(rest.status).toBe(500);
-          await fetch(`${failingBase}/graphql?personal_api_key=${key}&query=${encodeURIComponent('{ personalApiKeys { id } }')}`);
-          expect((await fetch(`${failingBase}${KEYS}/`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(500);
+          await fetchChecked(`${failingBase}/graphql?personal_api_key=${key}&query=${encodeURIComponent('{ personalApiKeys { id } }')}`);
+          expect((await fetchChecked(`${failingBase}${KEYS}/`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(500);
         }
       } finally {
         await new Promise((resolve) => failingServer.close(resolve));

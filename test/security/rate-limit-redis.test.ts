@@ -8,6 +8,7 @@ import { createApp } from '../../src/app';
 import type { RateLimitConfig } from '../../src/config';
 import { RedisSlidingWindowStore } from '../../src/http/redis-sliding-window';
 import type { World } from '../helpers/factories';
+import { fetchChecked } from '../helpers/openapi-contract';
 import { GENEROUS_RATE_LIMITS, startTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -54,12 +55,10 @@ async function startSibling(first: TestApp, rateLimit: RateLimitConfig): Promise
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     async request(path, options = {}) {
-      const response = await fetch(`${baseUrl}${path}`, {
+      return fetchChecked(`${baseUrl}${path}`, {
         method: options.method ?? 'GET',
         headers: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...options.headers },
       });
-      const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null, text };
     },
     async close() {
       await new Promise((resolve) => server.close(resolve));

@@ -1,7 +1,7 @@
 import type { World } from '../helpers/factories';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
 
-/** docs/rest-api.md §1.6 (acceptance 8), docs/README.md decision 14, and our bucket for failed credentials per address. */
+/** docs/rest-api.md §1.6, docs/README.md decision 14, and our bucket for failed credentials per address. */
 
 const LIMITS = { burstPerMinute: 5, sustainedPerHour: 8, localEvaluationPerMinute: 7, badCredentialsPerMinute: 3 };
 
@@ -127,7 +127,7 @@ describe('burst and sustained, per personal key', () => {
   });
 });
 
-describe('local evaluation, per project (acceptance 8)', () => {
+describe('local evaluation, per project', () => {
   it('admits 7 calls with a limit of 7 and carries the headers; the 8th is 429', async () => {
     const project = await app.factories.project(world.organization, 'SDK project');
     const path = `/api/projects/${project.id}/feature_flags/local_evaluation`;

@@ -17,6 +17,7 @@ import {
   NOT_IN_ORGANIZATION,
   roleSteps,
 } from '../helpers/roles';
+import { fetchChecked } from '../helpers/openapi-contract';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
 
 /**
@@ -140,7 +141,7 @@ const WITHOUT_EDIT_RIGHTS: Record<string, Outcome> = {
   'DELETE /api/personal_api_keys/:id': { status: 404, body: NOT_FOUND },
 };
 
-/** The contract's answer for one caller and one REST row. */
+/** The documented answer (docs/rest-api.md §1.3, §2) for one caller and one REST row. */
 function expected(caller: Caller, route: Route): Outcome {
   const auth = authOf(route);
   switch (caller) {
@@ -241,7 +242,7 @@ beforeAll(async () => {
   const distinctId = unique('matrix-person');
   const eventName = unique('matrix-event');
   const groupKey = unique('matrix-company');
-  const captured = await fetch(`${app.baseUrl}/batch/`, {
+  const captured = await fetchChecked(`${app.baseUrl}/batch/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -260,7 +261,7 @@ beforeAll(async () => {
       ],
     }),
   });
-  if (captured.status !== 200) throw new Error(`capture: ${captured.status} ${await captured.text()}`);
+  if (captured.status !== 200) throw new Error(`capture: ${captured.status} ${captured.text}`);
   const persons = await ok(app.request(`${base}/persons/?distinct_id=${distinctId}`, { key }), 200, 'persons');
   const cohort = await post(`${base}/cohorts/`, { name: unique('matrix-cohort'), is_static: true });
   const [{ id: ownerKeyId }] = await app.factories.sql('select id from personal_api_key where user_id = ?', [owner.user.id]);

@@ -8,7 +8,7 @@ const GROUP_TYPES: ReadonlyMap<number, string> = new Map([
   [1, 'company'],
 ]);
 
-// Hashes of flag `beta` (docs/evaluation.md §1): user-1 rolls out at 0.3977 (variant 0.1244),
+// Hashes of flag `beta` (the hash of docs/evaluation.md §1): user-1 rolls out at 0.3977 (variant 0.1244),
 // user-2 at 0.3824 (variant 0.5828).
 const VARIANTS = {
   variants: [
@@ -52,6 +52,31 @@ describe('bucketHash (docs/evaluation.md §1)', () => {
 });
 
 describe('rollout, variants and overrides (docs/evaluation.md §2)', () => {
+  it('gives the values of the worked example of docs/evaluation.md §2', () => {
+    const redesign = {
+      variants: [
+        { key: 'control', rollout_percentage: 50 },
+        { key: 'redesign', rollout_percentage: 50 },
+      ],
+    };
+    const condition = { properties: [], rollout_percentage: 70 };
+    const valueOf = (distinctId: string, groups: unknown[] = [condition]) =>
+      evaluate({ groups, multivariate: redesign }, subject({ distinctId }), 'new-checkout');
+    expect(bucketHash('new-checkout', 'frank', '')).toBeCloseTo(0.4357, 4);
+    expect(bucketHash('new-checkout', 'frank', 'variant')).toBeCloseTo(0.8247, 4);
+    expect(bucketHash('new-checkout', 'grace', '')).toBeCloseTo(0.6878, 4);
+    expect(bucketHash('new-checkout', 'grace', 'variant')).toBeCloseTo(0.4953, 4);
+    expect(bucketHash('new-checkout', 'heidi', '')).toBeCloseTo(0.7297, 4);
+    expect(bucketHash('new-checkout', 'Alice', '')).toBeCloseTo(0.7523, 4);
+    expect(bucketHash('new-checkout', 'alice', '')).toBeCloseTo(0.1533, 4);
+    expect(valueOf('frank')).toEqual(result('redesign', 'condition_match', 0));
+    expect(valueOf('grace')).toEqual(result('control', 'condition_match', 0));
+    expect(valueOf('heidi')).toEqual(result(false, 'out_of_rollout_bound', 0));
+    expect(valueOf('Alice')).toEqual(result(false, 'out_of_rollout_bound', 0));
+    expect(valueOf('alice').value).not.toBe(false);
+    expect(valueOf('frank', [{ ...condition, variant: 'control' }])).toEqual(result('control', 'condition_match', 0));
+  });
+
   it('gives "control" for beta/user-1, and "test" with the condition override', () => {
     const condition = { properties: [], rollout_percentage: 50 };
     expect(evaluate({ groups: [condition], multivariate: VARIANTS })).toEqual(result('control', 'condition_match', 0));
@@ -249,7 +274,7 @@ describe('reasons when nothing matched (docs/evaluation.md §3.3)', () => {
   });
 });
 
-describe('filters and property bags (docs/evaluation.md §4.1, §5.3)', () => {
+describe('filters and property bags (docs/evaluation.md §4.1, docs/cohorts.md §3)', () => {
   const ORG = { aggregation_group_type_index: 0 };
   const org = (key: string, properties: Record<string, unknown> = {}) => ({ organization: { key, properties } });
   const groupFilter = (key: string, value: unknown, group_type_index: number) => ({ key, value, type: 'group', group_type_index });

@@ -17,7 +17,7 @@ import {
 } from '../../src/modules/experiment/statistics';
 import { betaIncInv, erfc, gammaPInv, gammaP, betaInc } from '../../src/modules/experiment/statistics/special';
 
-/** The contract's numeric examples (docs/experiment-results.md): probabilities ±0.001, others to the digits shown. */
+/** Worked examples of the statistics of docs/experiment-results.md: probabilities ±0.001, others to the digits shown. */
 const P_TOLERANCE = 0.001;
 const expectProbabilities = (actual: number[], expected: number[]) => {
   expect(actual).toHaveLength(expected.length);

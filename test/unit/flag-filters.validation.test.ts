@@ -74,7 +74,7 @@ const MSG = {
   V6: "Can't evaluate flag - please check release conditions",
 };
 
-describe('validateFlagFilters: valid filters (acceptance 15–23)', () => {
+describe('validateFlagFilters: valid filters', () => {
   it.each<[string, unknown]>([
     ['a simple rollout', { groups: [{ rollout_percentage: 65 }] }],
     ['a person property', { groups: [{ properties: [person('email', 'a@b.c')], rollout_percentage: 65 }] }],
@@ -145,12 +145,12 @@ describe('validateFlagFilters: valid filters (acceptance 15–23)', () => {
 
 describe('validateFlagFilters: S1–S5', () => {
   it.each<[string, unknown, Body, FiltersValidationOptions?]>([
-    // S1 (acceptance 16)
+    // S1
     ['filters []', [], invalid('Expected a dictionary of items but got type "list".', 'filters', 'not_a_dict')],
     ['filters "x"', 'x', invalid('Expected a dictionary of items but got type "str".', 'filters', 'not_a_dict')],
     ['filters null', null, invalid('Expected a dictionary of items but got type "NoneType".', 'filters', 'not_a_dict')],
     ['S1 on PATCH too', [], invalid('Expected a dictionary of items but got type "list".', 'filters', 'not_a_dict'), PATCH],
-    // S2 (acceptance 16)
+    // S2
     ['filters {}', {}, invalid(MSG.S2)],
     ['payloads only', { payloads: {} }, invalid(MSG.S2)],
     // S3: groups
@@ -186,7 +186,7 @@ describe('validateFlagFilters: S1–S5', () => {
       withProps({ key: 'b', type: 'group', group_type_index: true }),
       invalid('groups[0].properties[0].group_type_index must be an integer or null, got bool'),
     ],
-    // S3: rollout and variant of a group (acceptance 17)
+    // S3: rollout and variant of a group
     ['rollout "50"', { groups: [{ rollout_percentage: '50' }] }, invalid('groups[0].rollout_percentage must be a number or null, got str')],
     [
       'rollout true',
@@ -239,7 +239,7 @@ describe('validateFlagFilters: S1–S5', () => {
       { groups: [], aggregation_group_type_index: false },
       invalid('aggregation_group_type_index must be an integer or null, got bool'),
     ],
-    // S4 (acceptance 17)
+    // S4
     [
       'group rollout 150',
       { groups: [{ rollout_percentage: 150 }] },
@@ -283,7 +283,7 @@ describe('validateFlagFilters: V1–V3', () => {
   const groupProp = (index: unknown) => ({ key: 'name', value: 'x', type: 'group', group_type_index: index });
 
   it.each<[string, unknown, Body, FiltersValidationOptions?]>([
-    // V1 (acceptance 19)
+    // V1
     ['a property without type', withProps({ key: 'id', value: 5 }), invalid(MSG.V1person)],
     ['a property with type null', withProps({ key: 'id', value: 5, type: null }), invalid(MSG.V1person)],
     ['an event property', withProps({ key: 'id', value: 5, type: 'event' }), invalid(MSG.V1person)],
@@ -301,14 +301,14 @@ describe('validateFlagFilters: V1–V3', () => {
       { groups: [{ properties: [person('a', 1)] }, { properties: [{ key: 'b', value: 1 }] }] },
       invalid(MSG.V1person),
     ],
-    // V2 (acceptance 17)
+    // V2
     ['variants 50/25/0', multivariate(50, 25, 0), invalid(MSG.V2)],
     ['variants 50/25/50', multivariate(50, 25, 50), invalid(MSG.V2)],
     ['variants 50/25/0 on PATCH', multivariate(50, 25, 0), invalid(MSG.V2), PATCH],
     ['variants 33.33/33.33/33.33', multivariate(33.33, 33.33, 33.33), invalid(MSG.V2)],
     ['variants short by 1e-8', multivariate(50, 49.99999999), invalid(MSG.V2)],
     ['one variant at 0', multivariate(0), invalid(MSG.V2)],
-    // V3 (acceptance 18)
+    // V3
     ['an unknown override', { ...multivariate(50, 50), groups: [{ variant: 'unknown-variant' }] }, invalid(MSG.V3)],
     ['an unknown override on PATCH', { ...multivariate(50, 50), groups: [{ variant: 'unknown-variant' }] }, invalid(MSG.V3), PATCH],
     ['an override on a boolean flag', { groups: [{ variant: 'first-variant' }] }, invalid(MSG.V3)],
@@ -316,7 +316,7 @@ describe('validateFlagFilters: V1–V3', () => {
     expect(await filtersError(filters, options)).toEqual(expected);
   });
 
-  it('reports acceptance 19 exactly', async () => {
+  it('reports a property type that does not fit the aggregation with the exact message', async () => {
     expect(await filtersError(withProps({ key: 'id', value: 5 }))).toEqual({
       type: 'validation_error',
       code: 'invalid_input',
@@ -329,7 +329,7 @@ describe('validateFlagFilters: V1–V3', () => {
 describe('validateFlagFilters: V4 per property', () => {
   const STRING_OPERATORS = ['icontains', 'regex', 'not_icontains', 'not_regex', 'lt', 'gt', 'lte', 'gte'];
 
-  it.each(STRING_OPERATORS)('%s with a list → invalid_value (acceptance 20)', async (operator) => {
+  it.each(STRING_OPERATORS)('%s with a list → invalid_value', async (operator) => {
     expect(await filtersError(withProps(person('email', ['@posthog.com'], operator)))).toEqual(
       invalid(`Invalid value for operator ${operator}: ['@posthog.com']`, 'filters', 'invalid_value'),
     );
@@ -340,7 +340,7 @@ describe('validateFlagFilters: V4 per property', () => {
     ['an unknown operator', withProps(person('a', 1, 'foo')), invalid('Invalid operator: foo', 'filters', 'invalid_operator')],
     ['an empty operator', withProps(person('a', 1, '')), invalid('Invalid operator: ', 'filters', 'invalid_operator')],
     ['an unknown operator on a cohort', withProps(cohort(1, 'bar')), invalid('Invalid operator: bar', 'filters', 'invalid_operator')],
-    // V4b (acceptance 22)
+    // V4b
     ['a missing cohort', withProps(cohort(5151)), invalid('Cohort with id 5151 does not exist', 'filters', 'cohort_does_not_exist')],
     [
       'a missing cohort as string',
@@ -360,7 +360,7 @@ describe('validateFlagFilters: V4 per property', () => {
       withProps(cohort(99999999999)),
       invalid('Cohort with id 99999999999 does not exist', 'filters', 'cohort_does_not_exist'),
     ],
-    // V4c (acceptance 22)
+    // V4c
     [
       'a behavioral cohort',
       withProps(cohort(2)),
@@ -371,7 +371,7 @@ describe('validateFlagFilters: V4 per property', () => {
       withProps(cohort('4')),
       invalid("Cohort 'cohort2' with filters on events cannot be used in feature flags.", 'filters', 'behavioral_cohort_found'),
     ],
-    // V4d (acceptance 21)
+    // V4d
     [
       'is_date_before "6hed"',
       withProps(person('d', '6hed', 'is_date_before')),
@@ -410,7 +410,7 @@ describe('validateFlagFilters: V4 per property', () => {
     expect(await filtersError(filters)).toEqual(expected);
   });
 
-  it('checks a behavioral cohort on PATCH too (acceptance 22)', async () => {
+  it('checks a behavioral cohort on PATCH too', async () => {
     expect((await filtersError(withProps(cohort(2)), PATCH)).code).toBe('behavioral_cohort_found');
   });
 
@@ -433,7 +433,7 @@ describe('validateFlagFilters: V5, V6', () => {
   const multi = multivariate(50, 25, 25);
 
   it.each<[string, unknown, Body]>([
-    // V5 (acceptance 23)
+    // V5
     ['payloads a list', { groups: [], payloads: [] }, invalid(MSG.V5dict)],
     ['payloads a string', { groups: [], payloads: '{"true": 1}' }, invalid(MSG.V5dict)],
     ['an unknown payload key on a boolean flag', { groups: [], payloads: { 'some-fake-key': 300 } }, invalid(MSG.V5bool)],
@@ -445,7 +445,7 @@ describe('validateFlagFilters: V5, V6', () => {
       { groups: [], multivariate: { variants: [] }, payloads: { true: 1 } },
       invalid(MSG.V5multi),
     ],
-    // V6 (acceptance 20)
+    // V6
     ['regex "(unclosed"', withProps(person('email', '(unclosed', 'regex')), invalid(MSG.V6, null)],
     ['not_regex "?*"', withProps(person('email', '?*', 'not_regex')), invalid(MSG.V6, null)],
     ['a Python-only regex', withProps(person('email', '(?i)abc', 'regex')), invalid(MSG.V6, null)],
@@ -483,7 +483,7 @@ describe('validateFlagFilters: V5, V6', () => {
   });
 });
 
-describe('validateConditionProperties (blast radius, §4.7)', () => {
+describe('validateConditionProperties (blast radius, docs/rest-api.md §4.7)', () => {
   const check = (properties: unknown) => errorOf(() => validateConditionProperties(properties, 'condition.properties', loadCohorts));
 
   it.each<[string, unknown]>([

@@ -163,7 +163,7 @@ export function logFlagRoleAccess(
 
 const date = (value: Date | null) => (value ? formatTimestampSeconds(value) : null);
 
-/** SPEC-GAP: the logged experiment fields (the API document names none): what a client can write. */
+/** SPEC-GAP: the logged experiment fields (PostHog's API names none): what a client can write (docs/activity.md). */
 const EXPERIMENT_FIELDS: ReadonlyArray<readonly [string, (experiment: ExperimentSnapshot) => unknown]> = [
   ['name', (e) => e.name],
   ['description', (e) => e.description],
@@ -227,7 +227,7 @@ export function logExperimentDeleted(em: EntityManager, access: ActivityAuthor, 
 // ---------------------------------------------------------------------------------------------
 // Cohorts
 
-/** SPEC-GAP: the logged cohort fields (the API document names none): its definition. Static members added later are not logged. */
+/** SPEC-GAP: the logged cohort fields (PostHog's API names none): its definition (docs/activity.md). Static members added later are not logged. */
 const COHORT_FIELDS: ReadonlyArray<readonly [string, (cohort: CohortSnapshot) => unknown]> = [
   ['name', (c) => c.name],
   ['description', (c) => c.description],

@@ -166,7 +166,7 @@ export async function validateCohortInput(
     if (!current) out.isStatic = sent;
   }
 
-  // SPEC-GAP: `filters` sent for a static cohort is ignored (not validated), as §5.1 says "ignored if sent".
+  // SPEC-GAP: `filters` sent for a static cohort is ignored without being validated (docs/cohorts.md §1).
   if (isStatic) {
     if (!current) out.filters = null;
   } else if (hasField(input, 'filters')) {

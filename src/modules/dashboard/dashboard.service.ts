@@ -50,7 +50,7 @@ export const DashboardService = {
     return readDashboardRow(ctx, rows[0]);
   },
 
-  /** §4.2: a new usage dashboard for the flag's current key (enriched tiles too if it has enriched analytics); the old one stays. */
+  /** docs/rest-api.md §4.2 (`POST /:id/dashboard`): a new usage dashboard for the flag's current key (enriched tiles too if it has enriched analytics); the old one stays. */
   async generateForFlag(ctx: AppContext, projectRef: unknown, flagId: unknown): Promise<FeatureFlag> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
     return ctx.em.transactional(async (em) => {
@@ -59,13 +59,13 @@ export const DashboardService = {
       flag.usageDashboardId = await failingAs(dashboardErrors.unableToGenerate, () =>
         insertUsageDashboard(em, access.project.id, access.caller.user.id, flag.key, enriched),
       );
-      // No activity and no version change (§4.2): this is not an edit of the flag's definition.
+      // No activity and no version change (docs/dashboards.md): this is not an edit of the flag's definition.
       await em.flush();
       return flag;
     });
   },
 
-  /** §4.3: adds the two enriched tiles to the flag's usage dashboard, once. */
+  /** docs/rest-api.md §4.3 (`POST /:id/enrich_usage_dashboard`): adds the two enriched tiles to the flag's usage dashboard, once. */
   async enrichForFlag(ctx: AppContext, projectRef: unknown, flagId: unknown): Promise<FeatureFlag> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
     return ctx.em.transactional(async (em) => {

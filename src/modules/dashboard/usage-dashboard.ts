@@ -13,7 +13,7 @@ export interface TileDefinition {
 }
 
 export const BASE_TILE_NAMES = ['Feature Flag Called Total Volume', 'Feature Flag calls made by unique users per variant'] as const;
-/** A tile name holding this marks a dashboard that already has the enriched tiles (§4.3). */
+/** A tile name holding this marks a dashboard that already has the enriched tiles (docs/dashboards.md). */
 export const ENRICHED_MARKER = 'Feature Viewed';
 
 const flagCalledEvent = (math?: 'dau') => ({
@@ -121,7 +121,7 @@ export async function appendTiles(em: EntityManager, dashboardId: number, tiles:
   );
 }
 
-/** §3.6: a key change rewrites the usage dashboard's two base tiles to the new key (other tiles keep theirs). */
+/** docs/rest-api.md §3.6: a key change rewrites the usage dashboard's two base tiles to the new key (other tiles keep theirs). */
 export async function rekeyUsageDashboard(em: EntityManager, dashboardId: number | null, key: string): Promise<void> {
   if (dashboardId === null) return;
   const [total, unique] = baseTiles(key);

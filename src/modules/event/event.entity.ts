@@ -19,7 +19,7 @@ import { EventTimestampScalar } from './event-timestamp.scalar';
   name: 'event_project_id_timestamp_id_index',
   expression: 'create index "event_project_id_timestamp_id_index" on "event" ("project_id", "timestamp" desc, "id" desc)',
 })
-// SPEC-GAP: docs/ingestion.md §7 names (project, flag, timestamp); the issue asks for the response too.
+// SPEC-GAP: docs/ingestion.md §7 names (project, flag, timestamp); the response is indexed too, after the flag.
 // The flag and its response lead, so exposures of one flag (or one variant) over a time range are one index range.
 @Index({
   name: 'event_feature_flag_called_index',

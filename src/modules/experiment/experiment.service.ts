@@ -91,7 +91,7 @@ export const ExperimentService = {
         // Draft or not is judged on the stored state, before this write.
         const wasDraft = experiment.startDate === null;
         // SPEC-GAP: a launched experiment's variants cannot change at all, so that refusal answers
-        // before the shape rules (acceptance 13: one variant is refused as a change, not a shape).
+        // before the shape rules: a single variant is refused as a change, not as a bad shape (docs/experiments.md §4).
         if (!wasDraft) refuseVariantChange(flag, input.parameters);
         const changes = validateExperimentInput(input, 'patch');
         checkDateOrder(

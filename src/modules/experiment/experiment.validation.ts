@@ -36,7 +36,7 @@ function asInvalid<T>(parse: () => T): T {
 }
 
 /**
- * Rows 1–8 and 10–11 of docs/experiments.md §2, in order; the first failure answers. Row 9 (dates
+ * Steps 1–8 and 10–11 of docs/experiments.md §2, in order; the first failure answers. Step 9 (dates
  * after merging with the stored ones) is the service's, as it needs the stored experiment.
  */
 export function validateExperimentInput(input: Record<string, unknown>, mode: 'create' | 'patch'): ExperimentChanges {
@@ -72,7 +72,7 @@ export function validateExperimentInput(input: Record<string, unknown>, mode: 'c
   return out;
 }
 
-/** Rows 10 and 11: after row 9, which the service checks between. */
+/** Steps 10 and 11: after step 9, which the service checks between. */
 export function validateExperimentFilters(changes: ExperimentChanges, mode: 'create' | 'patch'): void {
   if (mode === 'create' && (!changes.filters || Object.keys(changes.filters).length === 0)) {
     throw experimentErrors.filtersRequired();
@@ -83,12 +83,12 @@ export function validateExperimentFilters(changes: ExperimentChanges, mode: 'cre
   }
 }
 
-/** Row 9: both dates set (stored merged with the request) and the end not after the start. */
+/** Step 9: both dates set (stored merged with the request) and the end not after the start. */
 export function checkDateOrder(startDate: Date | null, endDate: Date | null): void {
   if (startDate && endDate && endDate.getTime() <= startDate.getTime()) throw experimentErrors.endBeforeStart();
 }
 
-/** Row 5. `null` is stored as `{}`; unknown keys are kept untouched. */
+/** Step 5. `null` is stored as `{}`; unknown keys are kept untouched. */
 function validateParameters(value: unknown): Record<string, unknown> {
   if (value === null) return {};
   if (!isPlainObject(value)) throw experimentErrors.parametersNotObject();

@@ -30,7 +30,7 @@ export interface FlagChanges {
   tags?: string[];
   analyticsDashboards?: number[];
   hasEnrichedAnalytics?: boolean | null;
-  /** The precondition (§3.9); null means no check. */
+  /** The precondition (docs/rest-api.md §3.9); null means no check. */
   version?: number | null;
 }
 

@@ -4,11 +4,11 @@ import type { CheckedProperty } from './flag-filters.shapes';
 import type { CohortInfo, FiltersValidationOptions } from './flag-filters.validation';
 
 /**
- * Per-property rules of docs/rest-api.md §3.3, shared by flag writes and blast radius (§4.7):
+ * Per-property rules of docs/rest-api.md §3.3, shared by flag writes and blast radius (docs/rest-api.md §4.7):
  * V4a–V4e (`checkPropertyRules`) and V6 (`checkPropertyRegex`).
  */
 
-// SPEC-GAP: V4d covers is_date_before/is_date_after only, as the contract's table says; an
+// SPEC-GAP: V4d covers is_date_before/is_date_after only (docs/rest-api.md §3.3); an
 // unparseable is_date_exact value is saved and simply never matches (docs/evaluation.md §4.6).
 const DATE_OPERATORS: ReadonlySet<string> = new Set(['is_date_before', 'is_date_after']);
 const STRING_VALUE_OPERATORS: ReadonlySet<string> = new Set(['regex', 'not_regex', 'icontains', 'not_icontains', 'gt', 'gte', 'lt', 'lte']);

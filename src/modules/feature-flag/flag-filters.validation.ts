@@ -48,7 +48,7 @@ export async function validateFlagFilters(filters: unknown, options: FiltersVali
 }
 
 /**
- * For blast radius (§4.7): validates `condition.properties` shapes (S3 property rules, with
+ * For blast radius (docs/rest-api.md §4.7): validates `condition.properties` shapes (S3 property rules, with
  * paths `<pathPrefix>[j]`, e.g. pathPrefix `condition.properties`) and V4a–V4e; errors there
  * have attr null. Absent or null properties are valid (none). V6 does not apply: an invalid
  * pattern just matches nobody (docs/evaluation.md §4.7).

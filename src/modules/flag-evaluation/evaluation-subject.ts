@@ -62,8 +62,8 @@ function cohortDefinitionsFrom(
 export type UnreadSubject = (what: 'person' | 'groups', error: unknown) => void;
 
 /**
- * The stored person behind `distinctId` and the requested groups, as committed now (docs/evaluation.md
- * §4.1): one statement for the person (with the static cohorts it belongs to, and the project's
+ * The stored person behind `distinctId` and the requested groups, as committed now
+ * (docs/evaluation.md §4.1): one statement for the person (with the static cohorts it belongs to, and the project's
  * cohorts unless `cohorts` is given), one for the groups. Names that are not group types are ignored.
  * `overlay` (remote evaluation) is laid over the stored properties before cohorts are decided.
  *
@@ -160,10 +160,10 @@ export async function loadSubject(
 
 /**
  * An evaluation subject whose cohort membership is decided over `personProperties` (plus
- * `distinct_id`, §4.1) and the static cohorts its person belongs to (§5.3). Remote evaluation
- * builds one over request-overlaid properties the same way. `staticCohorts` null: the stored person
- * could not be read, so `personProperties` are only the request's, and a cohort that needs more
- * (a static cohort, a person leaf on another key) throws `SubjectDataUnavailable`.
+ * `distinct_id`, docs/evaluation.md §4.1) and the static cohorts its person belongs to (docs/cohorts.md §3).
+ * Remote evaluation builds one over request-overlaid properties the same way. `staticCohorts` null:
+ * the stored person could not be read, so `personProperties` are only the request's, and a cohort
+ * that needs more (a static cohort, a person leaf on another key) throws `SubjectDataUnavailable`.
  */
 export function subjectWithCohorts(
   distinctId: string,

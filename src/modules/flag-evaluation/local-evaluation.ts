@@ -33,8 +33,8 @@ function minimalFlag(flag: FeatureFlag, projectId: number) {
 
 function served(payload: unknown): { body: Buffer; etag: string } {
   const body = Buffer.from(JSON.stringify(payload));
-  // SPEC-GAP: PostHog's evaluation notes ask for a strong ETag of the whole SHA-256, its REST rules for
-  // `W/"<first 32 hex>"` (docs/rest-api.md §4.5). The REST rules decide; both forms revalidate.
+  // SPEC-GAP: a weak ETag of the body's SHA-256 cut to 32 hex digits, `W/"<first 32 hex>"` (docs/rest-api.md §4.5),
+  // not a strong one of the whole hash; SDKs revalidate with either form.
   const etag = `W/"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
   return { body, etag };
 }
@@ -42,7 +42,7 @@ function served(payload: unknown): { body: Buffer; etag: string } {
 /**
  * What server SDKs poll (docs/evaluation.md §7): every non-deleted flag, inactive ones included, and
  * every group type; with `send_cohorts`, every dynamic non-deleted cohort the flags reference,
- * nested ones included (§5.4). Three statements: flags, group types, cohorts.
+ * nested ones included (docs/cohorts.md §4). Three statements: flags, group types, cohorts.
  */
 export async function localEvaluationDefinitions(em: EntityManager, projectId: number): Promise<Definitions> {
   const [project, cohorts] = await Promise.all([loadFlagsAndGroupTypes(em, projectId), loadCohortDefinitions(em, projectId)]);

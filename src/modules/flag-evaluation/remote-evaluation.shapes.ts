@@ -52,8 +52,8 @@ export function legacyShape(result: RemoteEvaluation): Record<string, unknown> {
 
 /**
  * docs/remote-evaluation.md ("The client configuration"): what a browser SDK starts with, every optional product off, so it asks
- * for nothing this service does not serve. SPEC-GAP: also off, for posthog-js products the contract
- * does not name (they would otherwise call endpoints this service lacks): exception autocapture, dead
+ * for nothing this service does not serve. SPEC-GAP: also off, for posthog-js products that
+ * docs/remote-evaluation.md does not name (they would otherwise call endpoints this service lacks): exception autocapture, dead
  * clicks, web vitals, logs, product tours, conversations; `hasFeatureFlags: true` keeps posthog-js
  * loading flags on start.
  */

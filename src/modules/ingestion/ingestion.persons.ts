@@ -217,7 +217,7 @@ export class PersonPlanner {
   }
 
   /**
-   * SPEC-GAP: instead of a savepoint per creation (docs/ingestion.md §5), one multi-row insert skips ids
+   * SPEC-GAP: new persons are inserted together (docs/ingestion.md §5), not under a savepoint each: one multi-row insert skips ids
    * another transaction took meanwhile (ON CONFLICT waits for it to commit). A new
    * person that lost its only id becomes the winner (its creating update then applies to the
    * winner, as if the winner had been seen first); any other loss reruns the request.

@@ -18,7 +18,7 @@ interface Lookups {
  * Everything a request reads before it writes, in one statement: which uuids exist, who owns its
  * distinct ids (locked: a concurrent merge of those persons waits for this transaction), and the
  * project's group types when the events name any.
- * SPEC-GAP: the mappings are locked FOR SHARE, not FOR UPDATE (docs/ingestion.md §5), so batches that
+ * SPEC-GAP: the mappings are locked FOR SHARE, not FOR UPDATE (docs/ingestion.md §5 names only the merge's locks), so batches that
  * share distinct ids do not queue behind each other; a merge still waits, since it updates them.
  */
 async function lookUp(sql: Sql, projectId: number, events: CapturedEvent[], withGroupTypes: boolean): Promise<Lookups> {
