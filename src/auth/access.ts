@@ -1,10 +1,9 @@
 import { authErrors, requestErrors } from '../errors';
 import type { AppContext } from '../context';
 import { LRUCache } from 'lru-cache';
-import { nullableTimestampOf } from '../db/rows';
-import { userFromRow } from '../modules/user/user.rows';
-import { Project } from '../modules/project/project.entity';
-import { FEATURE_FLAGS_RESOURCE } from '../modules/role/organization-resource-access.entity';
+import { PersonalApiKeyStore } from '../modules/personal-api-key/personal-api-key.store';
+import type { Project } from '../modules/project/project.entity';
+import { ProjectStore } from '../modules/project/project.store';
 import { DEFAULT_FLAG_ACCESS_LEVEL } from '../modules/role/role.entity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../modules/user/user.entity';
@@ -59,7 +58,7 @@ export function authenticate(ctx: AppContext): Promise<Caller> {
     const now = new Date();
     if (!caller.key.lastUsedAt || now.getTime() - caller.key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       caller.key.lastUsedAt = now;
-      await ctx.em.getConnection().execute('update personal_api_key set last_used_at = ? where id = ?', [now, caller.key.id]);
+      await PersonalApiKeyStore.touchLastUsed(ctx.em, caller.key.id, now);
     }
     return caller;
   })();
@@ -67,26 +66,8 @@ export function authenticate(ctx: AppContext): Promise<Caller> {
 }
 
 async function lookUpCaller(ctx: AppContext, secureValue: string): Promise<Caller | null> {
-  const rows: Array<Record<string, unknown>> = await ctx.em.getConnection().execute(
-    `select k.id as key_id, k.scopes as key_scopes, k.scoped_teams as key_scoped_teams,
-            k.scoped_organizations as key_scoped_organizations, k.last_used_at as key_last_used_at, u.*
-       from personal_api_key k join app_user u on u.id = k.user_id
-      where k.secure_value = ?`,
-    [secureValue],
-  );
-  if (rows.length === 0 || !rows[0].is_active) return null;
-  const row = rows[0];
-  const caller: Caller = {
-    user: userFromRow(row),
-    key: {
-      id: Number(row.key_id),
-      scopes: row.key_scopes as string[] | null,
-      scopedTeams: (row.key_scoped_teams as number[] | null)?.map(Number) ?? null,
-      scopedOrganizations: row.key_scoped_organizations as string[] | null,
-      lastUsedAt: nullableTimestampOf(row.key_last_used_at),
-    },
-  };
-  callers.set(secureValue, caller);
+  const caller = await PersonalApiKeyStore.callerByHash(ctx.em, secureValue);
+  if (caller) callers.set(secureValue, caller);
   return caller;
 }
 
@@ -128,20 +109,9 @@ async function resolveProjectAccess(ctx: AppContext, projectRef: unknown, scope:
   const caller = await authenticate(ctx);
   const projectId = projectRef === '@current' ? caller.user.currentProjectId : parseId(projectRef);
   if (!projectId) throw requestErrors.projectNotFound();
-  const rows: Array<Record<string, unknown>> = await ctx.em.execute(
-    `select p.*, m.level as membership_level,
-            (select ra.access_level from organization_resource_access ra
-              where ra.organization_id = p.organization_id and ra.resource = ?) as flag_access_level,
-            (select max(r.feature_flags_access_level) from role r join role_membership rm on rm.role_id = r.id
-              where r.organization_id = p.organization_id and rm.user_id = ?) as role_level
-       from project p
-       left join organization_membership m on m.organization_id = p.organization_id and m.user_id = ?
-      where p.id = ?`,
-    [FEATURE_FLAGS_RESOURCE, caller.user.id, caller.user.id, projectId],
-  );
-  if (rows.length === 0) throw requestErrors.projectNotFound();
-  const { membership_level: level, flag_access_level: flagAccessLevel, role_level: roleLevel, ...projectRow } = rows[0];
-  const project = ctx.em.map(Project, projectRow);
+  const found = await ProjectStore.forUser(ctx.em, projectId, caller.user.id);
+  if (!found) throw requestErrors.projectNotFound();
+  const { project, membershipLevel: level, flagAccessLevel, roleLevel } = found;
   const { key } = caller;
   if (key.scopedTeams?.length && !key.scopedTeams.includes(project.id)) throw authErrors.keyProjectScope(project.id);
   const organizationId = project.organization.id;
@@ -149,12 +119,6 @@ async function resolveProjectAccess(ctx: AppContext, projectRef: unknown, scope:
     throw authErrors.keyOrganizationScope(organizationId);
   }
   if (!scopesAllow(key.scopes, scope)) throw authErrors.missingScope(scope);
-  if (level === null || level === undefined) throw authErrors.noProjectAccess();
-  return {
-    caller,
-    project,
-    level: Number(level),
-    flagAccessLevel: flagAccessLevel === null || flagAccessLevel === undefined ? DEFAULT_FLAG_ACCESS_LEVEL : Number(flagAccessLevel),
-    roleLevel: roleLevel === null || roleLevel === undefined ? null : Number(roleLevel),
-  };
+  if (level === null) throw authErrors.noProjectAccess();
+  return { caller, project, level, flagAccessLevel: flagAccessLevel ?? DEFAULT_FLAG_ACCESS_LEVEL, roleLevel };
 }

@@ -1,8 +1,9 @@
 import type { AppContext } from '../context';
 import { authErrors, requestErrors } from '../errors';
 import { MembershipLevel } from '../modules/organization/organization-membership.entity';
-import { Organization } from '../modules/organization/organization.entity';
-import { Project } from '../modules/project/project.entity';
+import type { Organization } from '../modules/organization/organization.entity';
+import { OrganizationStore } from '../modules/organization/organization.store';
+import { ProjectStore } from '../modules/project/project.store';
 import { isUuid } from '../validation/fields';
 import { authenticate, type Caller } from './access';
 import { scopesAllow, type Scope } from './scopes';
@@ -22,31 +23,21 @@ export async function accessOrganization(ctx: AppContext, organizationRef: unkno
   const caller = await authenticate(ctx);
   let organizationId: string | null = null;
   if (organizationRef === '@current') {
-    const current = caller.user.currentProjectId ? await ctx.em.findOne(Project, caller.user.currentProjectId) : null;
-    organizationId = current?.organization.id ?? null;
+    organizationId = caller.user.currentProjectId ? await ProjectStore.organizationOf(ctx.em, caller.user.currentProjectId) : null;
   } else if (isUuid(organizationRef)) {
     organizationId = organizationRef.toLowerCase();
   }
-  const rows: Array<Record<string, unknown>> = organizationId
-    ? await ctx.em.execute(
-        `select o.*, m.level as membership_level
-           from organization o
-           left join organization_membership m on m.organization_id = o.id and m.user_id = ?
-          where o.id = ?`,
-        [caller.user.id, organizationId],
-      )
-    : [];
-  if (rows.length === 0) throw requestErrors.organizationNotFound();
-  const { membership_level: level, ...organizationRow } = rows[0];
-  const organization = ctx.em.map(Organization, organizationRow);
+  const found = organizationId ? await OrganizationStore.forUser(ctx.em, organizationId, caller.user.id) : null;
+  if (!found) throw requestErrors.organizationNotFound();
+  const { organization, membershipLevel: level } = found;
   const { key } = caller;
   if (key.scopedTeams?.length) throw authErrors.keyScopedToProjectsOnOrgRoute();
   if (key.scopedOrganizations?.length && !key.scopedOrganizations.includes(organization.id)) {
     throw authErrors.keyOrganizationScope(organization.id);
   }
   if (!scopesAllow(key.scopes, scope)) throw authErrors.missingScope(scope);
-  if (level === null || level === undefined) throw authErrors.notInOrganization();
-  return { caller, organization, level: Number(level) };
+  if (level === null) throw authErrors.notInOrganization();
+  return { caller, organization, level };
 }
 
 /** Writes to roles, memberships and resource access: admins and owners only (docs/rest-api.md §5). */

@@ -1,7 +1,8 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CohortDefinitions, PropertyGroup } from '../../evaluation/cohort-match';
-import { countMatching, type CountSource } from '../flag-evaluation/blast-radius.count';
+import { countMatching, personSource } from '../flag-evaluation/blast-radius.store';
+import { CohortStore } from './cohort.store';
 import type { Cohort } from './cohort.entity';
 import { loadProjectCohorts, usesBehavioral } from './cohort.lookups';
 
@@ -16,11 +17,10 @@ export function createCohortCountLoader(em: EntityManager) {
     const counts = new Map<Cohort, number | null>();
     const statics = cohorts.filter((cohort) => cohort.isStatic);
     if (statics.length) {
-      const rows: Array<{ cohort_id: number; count: string }> = await em.execute(
-        'select cohort_id, count(*) from cohort_person where cohort_id in (?) group by cohort_id',
-        [statics.map((cohort) => cohort.id)],
+      const byId = await CohortStore.staticMemberCounts(
+        em,
+        statics.map((cohort) => cohort.id),
       );
-      const byId = new Map(rows.map((row) => [Number(row.cohort_id), Number(row.count)]));
       for (const cohort of statics) counts.set(cohort, byId.get(cohort.id) ?? 0);
     }
     const byProject = new Map<number, Cohort[]>();
@@ -41,13 +41,7 @@ export function createCohortCountLoader(em: EntityManager) {
               { isStatic: c.isStatic, properties: c.isStatic ? null : ((c.filters?.properties ?? null) as PropertyGroup | null) },
             ]),
         );
-        const source: CountSource = {
-          table: 'person',
-          propertiesColumn: 'properties',
-          scope: { sql: 't.project_id = ?', params: [projectId] },
-          identity: { key: 'distinct_id', sql: '(select array_agg(d.distinct_id) from person_distinct_id d where d.person_id = t.id)' },
-          cohorts: definitions,
-        };
+        const source = personSource(projectId, definitions);
         counts.set(cohort, await countMatching(em, source, [{ type: 'cohort', key: 'id', value: cohort.id, operator: 'in' }]));
       }
     }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { referencedCohorts, type PropertyGroup } from '../../evaluation/cohort-match';
 import type { CohortInfo } from '../feature-flag/flag-filters.validation';
+import { CohortStore } from './cohort.store';
 
 export interface StoredCohort {
   id: number;
@@ -12,8 +13,7 @@ export interface StoredCohort {
 
 /** Every cohort of a project, deleted ones included, by id: one statement. */
 export async function loadProjectCohorts(em: EntityManager, projectId: number): Promise<Map<number, StoredCohort>> {
-  const rows: Array<{ id: number; name: string; deleted: boolean; is_static: boolean; filters: Record<string, unknown> | null }> =
-    await em.execute('select id, name, deleted, is_static, filters from cohort where project_id = ?', [projectId]);
+  const rows = await CohortStore.all(em, projectId);
   return new Map(
     rows.map((row) => [
       Number(row.id),

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProjectAccess } from '../../auth/access';
 import { MembershipLevel } from '../organization/organization-membership.entity';
 import { FlagAccessLevel } from '../role/role.entity';
+import { RoleStore } from '../role/role.store';
 import type { FeatureFlag } from './feature-flag.entity';
 
 /**
@@ -17,16 +18,7 @@ export async function canEditFlags(em: EntityManager, access: ProjectAccess, fla
   const userId = access.caller.user.id;
   const isCreator = (flag: FeatureFlag) => flag.createdBy !== null && flag.createdBy.id === userId;
   const undecided = flags.filter((flag) => !isCreator(flag)).map((flag) => flag.id);
-  const granted = new Set<number>();
-  if (access.roleLevel !== null && undecided.length > 0) {
-    const rows: Array<{ feature_flag_id: number }> = await em.execute(
-      `select distinct fra.feature_flag_id
-         from feature_flag_role_access fra
-         join role_membership rm on rm.role_id = fra.role_id
-        where rm.user_id = ? and fra.feature_flag_id in (?)`,
-      [userId, undecided],
-    );
-    for (const row of rows) granted.add(Number(row.feature_flag_id));
-  }
+  const granted =
+    access.roleLevel !== null && undecided.length > 0 ? await RoleStore.flagsGrantedToUser(em, userId, undecided) : new Set<number>();
   return flags.map((flag) => isCreator(flag) || granted.has(flag.id));
 }

@@ -1,6 +1,6 @@
 import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
-import { countMatching, type CountSource } from './blast-radius.count';
+import { countMatching, groupSource, personSource, type CountSource } from './blast-radius.store';
 import type { BlastRadius, BlastRadiusInput } from './blast-radius.types';
 import { checkBlastRadiusInput } from './blast-radius.validation';
 import { loadCohortDefinitions, loadGroupTypes } from './evaluation-subject';
@@ -13,21 +13,13 @@ export async function blastRadius(ctx: AppContext, projectRef: unknown, input: B
 
   let source: CountSource;
   if (groupTypeIndex === null) {
-    source = {
-      table: 'person',
-      propertiesColumn: 'properties',
-      scope: { sql: 't.project_id = ?', params: [project.id] },
-      identity: { key: 'distinct_id', sql: '(select array_agg(d.distinct_id) from person_distinct_id d where d.person_id = t.id)' },
-      cohorts: properties.some((p) => p.type === 'cohort') ? await loadCohortDefinitions(ctx.em, project.id) : new Map(),
-    };
+    source = personSource(
+      project.id,
+      properties.some((p) => p.type === 'cohort') ? await loadCohortDefinitions(ctx.em, project.id) : new Map(),
+    );
   } else {
     if (!(await loadGroupTypes(ctx.em, project.id)).has(groupTypeIndex)) return { usersAffected: 0, totalUsers: 0 };
-    source = {
-      table: '"group"',
-      propertiesColumn: 'group_properties',
-      scope: { sql: 't.project_id = ? and t.group_type_index = ?', params: [project.id, groupTypeIndex] },
-      identity: { key: '$group_key', sql: 'array[t.group_key]' },
-    };
+    source = groupSource(project.id, groupTypeIndex);
   }
   const totalUsers = await countMatching(ctx.em, source, []);
   const usersAffected = properties.length === 0 ? totalUsers : await countMatching(ctx.em, source, properties);

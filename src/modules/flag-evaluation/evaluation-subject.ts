@@ -2,17 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SubjectDataUnavailable, type EvaluationSubject } from '../../evaluation/evaluate-flag';
 import { storableText } from '../../db/sql';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
-import { flagFromRow } from '../feature-flag/feature-flag.rows';
+import { FeatureFlagStore } from '../feature-flag/feature-flag.store';
+import { CohortStore, type CohortDefinitionRow } from '../cohort/cohort.store';
+import { GroupStore } from '../group/group.store';
+import { PersonStore } from '../person/person.store';
 import { cohortMembership, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
 import { matchProperty, str } from '../../evaluation/property-match';
 
 /** The project's group types, index → name (docs/evaluation.md §6). */
-export async function loadGroupTypes(em: EntityManager, projectId: number): Promise<Map<number, string>> {
-  const rows: Array<{ group_type_index: number; group_type: string }> = await em
-    .getConnection()
-    .execute('select group_type_index, group_type from group_type_mapping where project_id = ? order by group_type_index', [projectId]);
-  return new Map(rows.map((row) => [Number(row.group_type_index), row.group_type]));
-}
+export const loadGroupTypes = (em: EntityManager, projectId: number): Promise<Map<number, string>> => GroupStore.typeNames(em, projectId);
 
 /** What evaluations of a project read (also cached with the SDK definitions, local-evaluation.ts). */
 export type ProjectFlags = Awaited<ReturnType<typeof loadFlagsAndGroupTypes>>;
@@ -22,13 +20,8 @@ export async function loadFlagsAndGroupTypes(
   em: EntityManager,
   projectId: number,
 ): Promise<{ flags: FeatureFlag[]; groupTypes: Map<number, string> }> {
-  const [rows, groupTypes] = await Promise.all([
-    em.getConnection().execute('select * from feature_flag where project_id = ? and not deleted order by id', [projectId]) as Promise<
-      Array<Record<string, unknown>>
-    >,
-    loadGroupTypes(em, projectId),
-  ]);
-  return { flags: rows.map(flagFromRow), groupTypes };
+  const [flags, groupTypes] = await Promise.all([FeatureFlagStore.live(em, projectId), GroupStore.typeNames(em, projectId)]);
+  return { flags, groupTypes };
 }
 
 /** Properties a remote-evaluation request sends (docs/remote-evaluation.md ("The answers")): laid key by key over the stored ones, the request winning. */
@@ -38,18 +31,12 @@ export interface PropertyOverlay {
   groupProperties: Record<string, Record<string, unknown>>;
 }
 
-/** A project's non-deleted cohorts as evaluation reads them (docs/evaluation.md §5): one statement. */
+/** A project's non-deleted cohorts as evaluation reads them (docs/cohorts.md): one statement. */
 export async function loadCohortDefinitions(em: EntityManager, projectId: number): Promise<CohortDefinitions> {
-  const rows: Array<{ id: number; is_static: boolean; filters: Record<string, unknown> | null }> = await em.execute(
-    'select id, is_static, filters from cohort where project_id = ? and not deleted order by id',
-    [projectId],
-  );
-  return cohortDefinitionsFrom(rows);
+  return cohortDefinitionsFrom(await CohortStore.liveDefinitions(em, projectId));
 }
 
-function cohortDefinitionsFrom(
-  rows: Array<{ id: number; is_static: boolean; filters: Record<string, unknown> | null }>,
-): CohortDefinitions {
+function cohortDefinitionsFrom(rows: CohortDefinitionRow[]): CohortDefinitions {
   return new Map(
     rows.map((row) => [
       Number(row.id),
@@ -90,36 +77,15 @@ export async function loadSubject(
   const storable = storableText(distinctId);
   const tolerant = unread !== undefined && definitions !== undefined;
   if (storable || !definitions) {
-    // One row always: the person (if any) joined onto the project's cohorts (if asked for).
-    const person = storable
-      ? `select p.properties, (select array_agg(cp.cohort_id) from cohort_person cp where cp.person_id = p.id) as static_cohorts
-           from person_distinct_id d join person p on p.id = d.person_id where d.project_id = ? and d.distinct_id = ?`
-      : 'select null::jsonb as properties, null::int[] as static_cohorts where false';
-    const projectCohorts = definitions
-      ? 'null::jsonb'
-      : `(select coalesce(jsonb_agg(jsonb_build_object('id', c.id, 'is_static', c.is_static, 'filters', c.filters) order by c.id), '[]'::jsonb)
-           from cohort c where c.project_id = ? and not c.deleted)`;
-    type Row = {
-      properties: Record<string, unknown> | null;
-      static_cohorts: number[] | null;
-      cohorts: Array<{ id: number; is_static: boolean; filters: Record<string, unknown> | null }> | null;
-    };
-    const rows = await em
-      .execute(`select s.properties, s.static_cohorts, ${projectCohorts} as cohorts from (select 1) one left join (${person}) s on true`, [
-        ...(definitions ? [] : [projectId]),
-        ...(storable ? [projectId, distinctId] : []),
-      ])
-      .then((read) => read as Row[])
-      .catch((error: unknown): Row[] => {
-        if (!tolerant) throw error;
-        unread!('person', error);
-        personUnread = true;
-        return [{ properties: null, static_cohorts: null, cohorts: null }];
-      });
-    const [row] = rows;
-    if (row.properties) personProperties = row.properties;
-    staticCohorts = (row.static_cohorts ?? []).map(Number);
-    definitions ??= cohortDefinitionsFrom(row.cohorts ?? []);
+    const person = await PersonStore.forEvaluation(em, projectId, storable ? distinctId : null, !definitions).catch((error: unknown) => {
+      if (!tolerant) throw error;
+      unread!('person', error);
+      personUnread = true;
+      return null;
+    });
+    if (person?.properties) personProperties = person.properties;
+    staticCohorts = person?.staticCohorts ?? [];
+    definitions ??= cohortDefinitionsFrom(person?.cohorts ?? []);
   }
 
   const passed = [...groupTypes]
@@ -129,23 +95,15 @@ export async function loadSubject(
   for (const { name, key } of passed) groups[name] = { key, properties: {} };
   const wanted = passed.filter(({ key }) => storableText(key));
   if (wanted.length) {
-    type Row = { group_type_index: number; group_key: string; group_properties: Record<string, unknown> };
-    const rows = await em
-      .execute(
-        `select group_type_index, group_key, group_properties from "group"
-        where project_id = ? and (group_type_index, group_key) in (${wanted.map(() => '(?, ?)').join(', ')})`,
-        [projectId, ...wanted.flatMap(({ index, key }) => [index, key])],
-      )
-      .then((read) => read as Row[])
-      .catch((error: unknown): Row[] => {
-        if (!tolerant) throw error;
-        unread!('groups', error);
-        for (const { name } of wanted) groups[name].unread = true;
-        return [];
-      });
-    for (const row of rows) {
-      const name = groupTypes.get(Number(row.group_type_index))!;
-      if (groups[name]?.key === row.group_key) groups[name].properties = row.group_properties;
+    const found = await GroupStore.propertiesOf(em, projectId, wanted).catch((error: unknown) => {
+      if (!tolerant) throw error;
+      unread!('groups', error);
+      for (const { name } of wanted) groups[name].unread = true;
+      return [];
+    });
+    for (const { index, key, properties } of found) {
+      const name = groupTypes.get(index)!;
+      if (groups[name]?.key === key) groups[name].properties = properties;
     }
   }
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { storableText } from '../../db/sql';
+import { ProjectStore } from './project.store';
 
 export type ProjectToken = 'api_token' | 'secret_api_token';
 
@@ -17,9 +18,8 @@ export async function projectIdForToken(em: EntityManager, column: ProjectToken,
   const cacheKey = `${column}:${token}`;
   const hit = known.get(cacheKey);
   if (hit !== undefined) return hit;
-  const rows: Array<{ id: number }> = await em.getConnection().execute(`select id from project where ${column} = ?`, [token]);
-  if (rows.length === 0) return null;
-  const projectId = Number(rows[0].id);
+  const projectId = await ProjectStore.idForToken(em, column, token);
+  if (projectId === null) return null;
   known.set(cacheKey, projectId);
   return projectId;
 }

@@ -172,3 +172,20 @@ export async function countMatching(em: EntityManager, source: CountSource, filt
     after = String(rows[rows.length - 1].id);
   }
 }
+
+/** Persons of a project, as counted by blast radius and cohort counts; `cohorts` decides cohort filters. */
+export const personSource = (projectId: number, cohorts: CohortDefinitions): CountSource => ({
+  table: 'person',
+  propertiesColumn: 'properties',
+  scope: { sql: 't.project_id = ?', params: [projectId] },
+  identity: { key: 'distinct_id', sql: '(select array_agg(d.distinct_id) from person_distinct_id d where d.person_id = t.id)' },
+  cohorts,
+});
+
+/** Groups of one type in a project, as counted by blast radius. */
+export const groupSource = (projectId: number, groupTypeIndex: number): CountSource => ({
+  table: '"group"',
+  propertiesColumn: 'group_properties',
+  scope: { sql: 't.project_id = ? and t.group_type_index = ?', params: [projectId, groupTypeIndex] },
+  identity: { key: '$group_key', sql: 'array[t.group_key]' },
+});
