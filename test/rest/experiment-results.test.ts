@@ -55,7 +55,7 @@ describe('refusals (acceptance 19, 20)', () => {
     expectInvalid(await kit.results(e.id), 'Experiment metric property filters must be of type event or person');
   });
 
-  it('a funnel with no events: every key true; only control data: no test variant (acceptance 20)', async () => {
+  it('a funnel with no events: every key true; only control data: no test variant', async () => {
     // A project of its own: any $pageview in the project counts as an event, whatever its flag property.
     const own = experimentKit(app, await app.factories.world());
     const e = await own.create({ filters: { ...F, insight: 'funnels' } });
@@ -744,15 +744,19 @@ describe('property filters decide like flag conditions (docs/evaluation.md §4)'
     const filters = FILTERS.map(([operator, value]) => ({ key: 'x', operator, value, type }));
     const { k, read } = await secondaryKit(filters.map((filter) => ({ events: [{ id: 'probe', order: 0, properties: [filter] }] })));
     const subjects = [...VALUES.map((value) => ({ x: value })), {}];
-    await kit.send(
-      subjects.flatMap((properties, i) => {
+    await kit.send([
+      ...subjects.flatMap((properties, i) => {
         const id = `probe-${type}-${i}-${k}`;
         if (type === 'event') return [kit.metric('probe', k, id, 'control', properties)];
         return [{ event: 'set', distinct_id: id, properties: { $set: properties } }, kit.metric('probe', k, id, 'control')];
       }),
-    );
+      // An actor nobody owns (stored without a person): no person properties at all.
+      kit.metric('probe', k, `probe-${type}-nobody-${k}`, 'control', { $process_person_profile: false }),
+    ]);
+    // For event filters the last one has no `x`; for person filters it has no person: both decide as {}.
+    const bags = [...subjects, {}];
     for (const [i, filter] of filters.entries()) {
-      const expected = subjects.filter((bag) => matchProperty(filter, bag, NOW)).length;
+      const expected = bags.filter((bag) => matchProperty(filter, bag, NOW)).length;
       const result = await read(i);
       expect([filter, result.control ?? 0]).toEqual([filter, expected]);
     }

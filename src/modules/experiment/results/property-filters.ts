@@ -40,12 +40,12 @@ export class DecidedFilters {
 
   /** The filter as an SQL predicate over `bag` (the jsonb expression holding the properties). */
   predicate(filter: PropertyFilter, bag: string, params: Params): string {
-    const key = params.add(filter.key, '::text');
-    if (filter.operator === 'is_set') return `jsonb_exists(${bag}, ${key})`;
-    if (filter.operator === 'is_not_set') return `not jsonb_exists(${bag}, ${key})`;
+    // `bag` is null for an actor without a person, and its value null for an absent key: both "absent".
+    const value = `(${bag} -> ${params.add(filter.key, '::text')})`;
+    if (filter.operator === 'is_set') return `(${value} is not null)`;
+    if (filter.operator === 'is_not_set') return `(${value} is null)`;
     const decision = this.decisions.get(filter);
     if (!decision) throw new Error('property filter not decided');
-    const value = `(${bag} -> ${key})`;
     const present =
       decision.values.length === 0
         ? String(decision.negated)
