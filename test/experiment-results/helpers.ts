@@ -18,6 +18,7 @@ export function experimentKit(app: TestApp, world: World) {
   const key = world.owner.key;
   const kit = {
     base,
+    key,
     uniqueKey: () => `results-flag-${process.pid}-${++counter}`,
     async create(overrides: Record<string, unknown> = {}) {
       const res = await app.request(`${base}/experiments/`, {

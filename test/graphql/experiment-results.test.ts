@@ -176,3 +176,107 @@ describe('experiment results over GraphQL', () => {
     expect(hint.body.data.experimentRequiresFlagImplementation).toBe(false);
   });
 });
+
+describe('experiment results over GraphQL: access and refusals', () => {
+  const project = () => String(world.project.id);
+  const ask = (query: string, variables: Record<string, unknown>, key: string | null = world.owner.key) =>
+    app.graphql(query, { p: project(), ...variables }, key);
+  const errorsOf = (res: { body: { errors?: any[] } }) =>
+    (res.body.errors ?? []).map((error: any) => [error.message, error.extensions.code, error.extensions.reason ?? null]);
+  const RESULT = `query($p: ID!, $id: Int!) { experiment(projectId: $p, id: $id) { results { result lastRefresh isCached } } }`;
+  const SECONDARY = `query($p: ID!, $id: Int!, $i: ID) { experiment(projectId: $p, id: $id) { secondaryResults(index: $i) { result isCached } } }`;
+
+  it('needs experiment:read, also through FeatureFlag.experiments', async () => {
+    const e = await kit.create({ name: 'Secret experiment', filters: { events: [{ id: 'gql-scope', order: 0 }] } });
+    const k = e.feature_flag_key;
+    await kit.send([kit.metric('gql-scope', k, `gs1-${k}`, 'control'), kit.metric('gql-scope', k, `gs2-${k}`, 'test')]);
+    const flagsOnly = await app.factories.key(world.owner.user, { scopes: ['feature_flag:read'] });
+    const missing = [["API key missing required scope 'experiment:read'", 'FORBIDDEN', 'permission_denied']];
+    expect(errorsOf(await ask(RESULT, { id: e.id }, flagsOnly))).toEqual(missing);
+    const throughFlag = `query($p: ID!, $id: Int!) { featureFlag(projectId: $p, id: $id) { key experiments { id name results { result } } } }`;
+    const denied = await ask(throughFlag, { id: e.feature_flag.id }, flagsOnly);
+    expect(errorsOf(denied)).toEqual(missing);
+    expect(denied.text).not.toContain('Secret experiment');
+    expect(denied.text).not.toContain('probability');
+    // The flag alone stays readable with that key; with experiment:read the nested results answer.
+    const flag = await ask(
+      `query($p: ID!, $id: Int!) { featureFlag(projectId: $p, id: $id) { key experimentSet } }`,
+      { id: e.feature_flag.id },
+      flagsOnly,
+    );
+    expect(flag.body).toEqual({ data: { featureFlag: { key: k, experimentSet: [e.id] } } });
+    const both = await app.factories.key(world.owner.user, { scopes: ['feature_flag:read', 'experiment:read'] });
+    const allowed = await ask(throughFlag, { id: e.feature_flag.id }, both);
+    expect(allowed.body.errors).toBeUndefined();
+    expect(allowed.body.data.featureFlag.experiments[0].results.result.variants.map((v: any) => v.count)).toEqual([1, 1]);
+  });
+
+  it('404 for a missing or foreign experiment, 401 without a key', async () => {
+    const e = await kit.create();
+    expect(errorsOf(await ask(RESULT, { id: 999_999 }))).toEqual([['Not found.', 'NOT_FOUND', 'not_found']]);
+    const stranger = await app.factories.world();
+    const foreign = await app.graphql(RESULT, { p: String(stranger.project.id), id: e.id }, stranger.owner.key);
+    expect(errorsOf(foreign)).toEqual([['Not found.', 'NOT_FOUND', 'not_found']]);
+    const anonymous = await ask(RESULT, { id: e.id }, null);
+    expect(anonymous.body.errors![0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(anonymous.body.data ?? null).toBeNull();
+  });
+
+  it('no target metric and no data are BAD_USER_INPUT with the REST detail and code', async () => {
+    const e = await kit.create({
+      filters: {
+        insight: 'funnels',
+        events: [
+          { id: 'gql-none-a', order: 0 },
+          { id: 'gql-none-b', order: 1 },
+        ],
+      },
+    });
+    const noData = '{"no-events": true, "no-flag-info": true, "no-control-variant": true, "no-test-variant": true}';
+    expect(errorsOf(await ask(RESULT, { id: e.id }))).toEqual([[noData, 'BAD_USER_INPUT', 'no-results']]);
+    await kit.send([kit.metric('gql-none-a', e.feature_flag_key, `gn-${e.id}`, 'test')]);
+    const onlyTest = '{"no-events": false, "no-flag-info": false, "no-control-variant": true, "no-test-variant": false}';
+    expect(errorsOf(await ask(RESULT, { id: e.id }))).toEqual([[onlyTest, 'BAD_USER_INPUT', 'no-results']]);
+    expect((await kit.patch(e.id, { filters: {} })).status).toBe(200);
+    expect(errorsOf(await ask(RESULT, { id: e.id }))).toEqual([['Experiment has no target metric', 'BAD_USER_INPUT', 'invalid']]);
+  });
+
+  it('reads a trend result: the REST body, camelCase envelope', async () => {
+    const e = await kit.create({ filters: { events: [{ id: 'gql-trend', order: 0 }] } });
+    const k = e.feature_flag_key;
+    await kit.send([
+      kit.exposure(k, `gt1-${k}`, 'control'),
+      kit.exposure(k, `gt2-${k}`, 'test'),
+      ...Array.from({ length: 3 }, () => kit.metric('gql-trend', k, `gt1-${k}`, 'control')),
+      kit.metric('gql-trend', k, `gt2-${k}`, 'test'),
+    ]);
+    const res = await ask(RESULT, { id: e.id });
+    expect(res.body.errors).toBeUndefined();
+    const { results } = res.body.data.experiment;
+    expect(results.isCached).toBe(false);
+    expect(results.result.variants).toEqual([
+      { key: 'control', count: 3, exposure: 1, absolute_exposure: 1 },
+      { key: 'test', count: 1, exposure: 1, absolute_exposure: 1 },
+    ]);
+    expect(results.result.insight.map((series: any) => series.breakdown_value)).toEqual(['control', 'test']);
+    const rest = await kit.results(e.id);
+    expect(rest.body).toEqual({ result: results.result, last_refresh: results.lastRefresh, is_cached: true });
+  });
+
+  it('secondaryResults checks its index: missing, not an integer, out of range', async () => {
+    const e = await kit.create({
+      secondary_metrics: [
+        { name: 'a', filters: { events: [{ id: 'gql-sec', order: 0 }] } },
+        { name: 'b', filters: { insight: 'funnels', events: [{ id: 'gql-sec', order: 0 }] } },
+      ],
+    });
+    const invalid = (message: string) => [[message, 'BAD_USER_INPUT', 'invalid']];
+    expect(errorsOf(await ask(SECONDARY, { id: e.id }))).toEqual(invalid('Secondary metric id is required'));
+    expect(errorsOf(await ask(SECONDARY, { id: e.id, i: '1.5' }))).toEqual(invalid('Secondary metric id must be an integer'));
+    expect(errorsOf(await ask(SECONDARY, { id: e.id, i: '2' }))).toEqual(invalid('Invalid metric ID'));
+    expect(errorsOf(await ask(SECONDARY, { id: e.id, i: '-1' }))).toEqual(invalid('Invalid metric ID'));
+    await kit.send([kit.metric('gql-sec', e.feature_flag_key, `gs-${e.id}`, 'control')]);
+    const ok = await ask(SECONDARY, { id: e.id, i: '1' });
+    expect(ok.body).toEqual({ data: { experiment: { secondaryResults: { result: { control: 1 }, isCached: false } } } });
+  });
+});

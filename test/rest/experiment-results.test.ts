@@ -1,3 +1,4 @@
+import { matchProperty } from '../../src/evaluation/property-match';
 import { funnelStatistics, sampleRatioMismatch, trendStatistics } from '../../src/modules/experiment/statistics';
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -52,6 +53,27 @@ describe('refusals', () => {
       filters: { insight: 'funnels', events: [{ id: '$pageview', properties: [{ key: 'x', value: 1, type: 'cohort' }] }] },
     });
     expectInvalid(await kit.results(e.id), 'Experiment metric property filters must be of type event or person');
+  });
+
+  it('a funnel with no events: every key true; only control data: no test variant', async () => {
+    // A project of its own: any $pageview in the project counts as an event, whatever its flag property.
+    const own = experimentKit(app, await app.factories.world());
+    const e = await own.create({ filters: { ...F, insight: 'funnels' } });
+    const results = () => app.request(`${own.base}/experiments/${e.id}/results/`, { key: own.key });
+    expectInvalid(await results(), NO_DATA(true, true, true), 'no-results');
+    const k = e.feature_flag_key;
+    // A step-2 event alone is no entry: still no events.
+    await own.send([own.metric('$pageleave', k, 'leave', 'control')]);
+    expectInvalid(await results(), NO_DATA(true, true, true), 'no-results');
+    await own.send([own.metric('$pageview', k, 'view', 'control')]);
+    const onlyControl = await results();
+    expectInvalid(onlyControl, NO_DATA(false, false, true), 'no-results');
+    expect(JSON.parse(onlyControl.body.detail)).toEqual({
+      'no-events': false,
+      'no-flag-info': false,
+      'no-control-variant': false,
+      'no-test-variant': true,
+    });
   });
 
   it('no events: every key true; only control: no test variant', async () => {
@@ -508,5 +530,299 @@ describe('access and never a 500', () => {
     const res = await kit.results(e.id);
     expect(res.status).toBe(200);
     expect(res.body.result.filters.date_to).toBe('2024-02-01T00:00:00Z');
+  });
+});
+
+describe('scopes', () => {
+  it('a key with only feature_flag:read gets 403 for results, secondary results and the hint', async () => {
+    const e = await kit.create({
+      filters: { events: [{ id: 'scoped-metric', order: 0 }] },
+      secondary_metrics: [{ name: 'm', filters: { events: [{ id: 'purchase', order: 0 }] } }],
+    });
+    const flagsOnly = await app.factories.key(world.owner.user, { scopes: ['feature_flag:read'] });
+    const denied = (res: { status: number; body: any }) => {
+      expect(res.status).toBe(403);
+      expect(res.body.detail).toBe("API key missing required scope 'experiment:read'");
+    };
+    denied(await kit.results(e.id, '', flagsOnly));
+    denied(await app.request(`${kit.base}/experiments/${e.id}/secondary_results/?id=0`, { key: flagsOnly }));
+    denied(await app.request(`${kit.base}/experiments/requires_flag_implementation?events=[]`, { key: flagsOnly }));
+    // The flag itself stays readable with that key.
+    expect((await app.request(`${kit.base}/feature_flags/${e.feature_flag.id}/`, { key: flagsOnly })).status).toBe(200);
+    const reader = await app.factories.key(world.owner.user, { scopes: ['experiment:read'] });
+    expectInvalid(await kit.results(e.id, '', reader), NO_DATA(true, true, true), 'no-results');
+  });
+});
+
+/** An experiment whose secondary metrics are the funnels or filters under test (no-data is no error there). */
+async function secondaryKit(metrics: Array<Record<string, unknown>>) {
+  const e = await kit.create({ secondary_metrics: metrics.map((filters, i) => ({ name: `m${i}`, filters })) });
+  const read = async (index: number) => {
+    const res = await kit.secondary(e.id, `?id=${index}&refresh=1`);
+    if (res.status !== 200) throw new Error(`secondary ${index}: ${res.status} ${res.text}`);
+    return res.body.result as Record<string, number>;
+  };
+  return { e, k: e.feature_flag_key, read };
+}
+
+describe('funnel semantics', () => {
+  it('first touch reads only step events that satisfy their step filters', async () => {
+    const steps = [
+      { id: '$pageview', order: 0, properties: [{ key: 'url', value: '/a', type: 'event' }] },
+      { id: '$pageleave', order: 1 },
+    ];
+    const e = await kit.create({ filters: { insight: 'funnels', events: steps } });
+    const k = e.feature_flag_key;
+    await kit.send([
+      // A $pageview of another page first, flagged test: not a step event, so not the first touch.
+      kit.metric('$pageview', k, `ft1-${k}`, 'test', { url: '/b' }, '2024-01-02T10:00:00Z'),
+      kit.metric('$pageview', k, `ft1-${k}`, 'control', { url: '/a' }, '2024-01-02T10:01:00Z'),
+      kit.metric('$pageleave', k, `ft1-${k}`, 'control', {}, '2024-01-02T10:02:00Z'),
+      kit.metric('$pageview', k, `ft2-${k}`, 'test', { url: '/a' }, '2024-01-02T10:00:00Z'),
+    ]);
+    const res = await kit.results(e.id);
+    expect(res.status).toBe(200);
+    expect(res.body.result.variants).toEqual([
+      { key: 'control', success_count: 1, failure_count: 0 },
+      { key: 'test', success_count: 0, failure_count: 1 },
+    ]);
+  });
+
+  it('one event serves one step, whatever the order of events at the same time', async () => {
+    const A = { id: 'fa', order: 0 };
+    const B = { id: 'fb', order: 1 };
+    const { k, read } = await secondaryKit([
+      { insight: 'funnels', events: [A, B, { ...A, order: 2 }] },
+      { insight: 'funnels', events: [A, B] },
+    ]);
+    const at = '2024-01-02T10:00:00Z';
+    await kit.send([
+      // A and B at one time: steps 1 and 2, but no third event for step 3.
+      kit.metric('fa', k, `t1-${k}`, 'control', {}, at),
+      kit.metric('fb', k, `t1-${k}`, 'control', {}, at),
+      // Two A events and a B at one time: all three steps.
+      kit.metric('fa', k, `t2-${k}`, 'test', {}, at),
+      kit.metric('fb', k, `t2-${k}`, 'test', {}, at),
+      kit.metric('fa', k, `t2-${k}`, 'test', {}, at),
+      // B stored before A at the same time still converts A → B.
+      kit.metric('fb', k, `t3-${k}`, 'control', {}, at),
+      kit.metric('fa', k, `t3-${k}`, 'control', {}, at),
+    ]);
+    expect(await read(0)).toEqual({ control: 0, test: 1 });
+    expect(await read(1)).toEqual({ control: 1, test: 1 });
+  });
+
+  it('repeated steps with their own filters are matched one to one', async () => {
+    const view = (page: string, order: number) => ({ id: 'rv', order, properties: [{ key: 'page', value: page, type: 'event' }] });
+    const { k, read } = await secondaryKit([{ insight: 'funnels', events: [view('a', 0), view('b', 1), view('a', 2)] }]);
+    const at = '2024-01-02T10:00:00Z';
+    await kit.send([
+      kit.metric('rv', k, `r1-${k}`, 'control', { page: 'a' }, at),
+      kit.metric('rv', k, `r1-${k}`, 'control', { page: 'b' }, at),
+      kit.metric('rv', k, `r2-${k}`, 'test', { page: 'a' }, at),
+      kit.metric('rv', k, `r2-${k}`, 'test', { page: 'b' }, at),
+      kit.metric('rv', k, `r2-${k}`, 'test', { page: 'a' }, '2024-01-02T10:00:01Z'),
+    ]);
+    expect(await read(0)).toEqual({ control: 0, test: 1 });
+  });
+});
+
+describe('person filters', () => {
+  it('read the person the event is attributed to, also for an event stored without one', async () => {
+    const e = await kit.create({
+      filters: { events: [{ id: 'paid', order: 0, properties: [{ key: 'plan', value: 'pro', type: 'person' }] }] },
+    });
+    const k = e.feature_flag_key;
+    await kit.send([
+      // Stored without a person: the distinct id has none yet.
+      kit.metric('paid', k, `pl-${k}`, 'control', { $process_person_profile: false }),
+      kit.metric('paid', k, `pl2-${k}`, 'test', {}),
+      // Later the distinct id gets a person, a pro one: the event counts for that person, with its properties.
+      { event: 'signed up', distinct_id: `pl-${k}`, properties: { $set: { plan: 'pro' } } },
+      { event: 'signed up', distinct_id: `pl2-${k}`, properties: { $set: { plan: 'pro' } } },
+    ]);
+    const res = await kit.results(e.id);
+    expect(res.status).toBe(200);
+    expect(res.body.result.variants.map((v: any) => [v.key, v.count])).toEqual([
+      ['control', 1],
+      ['test', 1],
+    ]);
+  });
+});
+
+describe('property filters decide like flag conditions (docs/evaluation.md §4)', () => {
+  const NOW = new Date();
+  const VALUES: unknown[] = [
+    'Pro',
+    'pro',
+    '',
+    'abc',
+    'ABC',
+    'abc123',
+    '5',
+    5,
+    1.5,
+    '1e3',
+    '1e400',
+    ' 5',
+    'Infinity',
+    true,
+    false,
+    'TRUE',
+    null,
+    [],
+    ['a'],
+    [true],
+    ['US', 'CA'],
+    { a: 1 },
+    'v1.10.0',
+    '1.2.3-beta',
+    '3.08',
+    '0.3.0',
+    '2024-06-01',
+    '2024-06-01T10:00:00Z',
+    '2023-12-31 23:59',
+    1717200000,
+    '1717200000.5',
+    'über',
+    'line\nbreak',
+  ];
+  const FILTERS: Array<[string, unknown]> = [
+    ['exact', 'pro'],
+    ['exact', ['PRO', 'x']],
+    ['exact', []],
+    ['exact', true],
+    ['exact', 'false'],
+    ['exact', 5],
+    ['exact', ['us']],
+    ['exact', null],
+    ['is_not', 'pro'],
+    ['is_not', []],
+    ['is_set', null],
+    ['is_not_set', null],
+    ['icontains', 'B'],
+    ['not_icontains', 'b'],
+    ['starts_with', 'A'],
+    ['not_starts_with', 'a'],
+    ['ends_with', 'C'],
+    ['not_ends_with', '3'],
+    ['regex', '^[Pp]ro$'],
+    ['regex', '\\d{3}'],
+    ['regex', '(?<word>[a-z]+)\\k<word>?'],
+    ['regex', '(?<=ab)c'],
+    ['regex', '\\bpro\\b'],
+    ['regex', '^\\p{L}'],
+    ['regex', ''],
+    ['regex', '(?i)abc'],
+    ['regex', 'a++'],
+    ['not_regex', '^a'],
+    ['not_regex', '?*'],
+    ['gt', 1],
+    ['gte', '5'],
+    ['lt', 10],
+    ['lte', 1.5],
+    ['gt', 'abc'],
+    ['is_date_before', '2024-01-01'],
+    ['is_date_after', '2024-01-01T00:00:00Z'],
+    ['is_date_exact', '2024-06-01'],
+    ['is_date_after', '-100000d'],
+    ['is_date_before', '-1d'],
+    ['is_date_exact', 1717200000],
+    ['semver_gt', '1.2.3'],
+    ['semver_eq', '3.8'],
+    ['semver_neq', '1.2.3'],
+    ['semver_lt', '2'],
+    ['semver_tilde', '1.10.0'],
+    ['semver_caret', '0.2.3'],
+    ['semver_wildcard', '1.*'],
+    ['semver_gte', 'garbage'],
+    ['in', [1]],
+    ['no_such_operator', 'x'],
+  ];
+
+  it.each(['event', 'person'] as const)('%s properties: every operator over odd values, as matchProperty decides', async (type) => {
+    const filters = FILTERS.map(([operator, value]) => ({ key: 'x', operator, value, type }));
+    const { k, read } = await secondaryKit(filters.map((filter) => ({ events: [{ id: 'probe', order: 0, properties: [filter] }] })));
+    const subjects = [...VALUES.map((value) => ({ x: value })), {}];
+    await kit.send([
+      ...subjects.flatMap((properties, i) => {
+        const id = `probe-${type}-${i}-${k}`;
+        if (type === 'event') return [kit.metric('probe', k, id, 'control', properties)];
+        return [{ event: 'set', distinct_id: id, properties: { $set: properties } }, kit.metric('probe', k, id, 'control')];
+      }),
+      // An actor nobody owns (stored without a person): no person properties at all.
+      kit.metric('probe', k, `probe-${type}-nobody-${k}`, 'control', { $process_person_profile: false }),
+    ]);
+    // For event filters the last one has no `x`; for person filters it has no person: both decide as {}.
+    const bags = [...subjects, {}];
+    for (const [i, filter] of filters.entries()) {
+      const expected = bags.filter((bag) => matchProperty(filter, bag, NOW)).length;
+      const result = await read(i);
+      expect([filter, result.control ?? 0]).toEqual([filter, expected]);
+    }
+  });
+});
+
+describe('numeric values past a double', () => {
+  it('are ignored by sum and the per-actor maths, never a 500', async () => {
+    const { e, k, read } = await secondaryKit(
+      ['max', 'min', 'avg', 'median', 'p99', 'sum'].map((math) => ({ events: [{ id: 'pay', order: 0, math, math_property: 'amount' }] })),
+    );
+    const huge = ['1e400', '-1e400', '1' + '0'.repeat(400), '1.7976931348623159e308', '5e99999', '3'.repeat(2000) + 'e-1500'];
+    const tiny = ['1e-400', '2.4703282292062327e-324', '0.' + '0'.repeat(5000) + '1', '1e-99999'];
+    await kit.send([
+      ...huge.map((amount, i) => kit.metric('pay', k, `h${i}-${k}`, 'control', { amount })),
+      ...tiny.map((amount, i) => kit.metric('pay', k, `t${i}-${k}`, 'test', { amount })),
+      kit.metric('pay', k, `n-${k}`, 'control', { amount: '1.7976931348623158e308' }),
+      kit.metric('pay', k, `m-${k}`, 'test', { amount: 2 }),
+    ]);
+    // Control: the one value that rounds to the largest double; test: the tiny ones are 0, and 2.
+    expect(await read(0)).toEqual({ control: 1.7976931348623157e308, test: 2 });
+    expect(await read(1)).toEqual({ control: 1.7976931348623157e308, test: 0 });
+    expect(await read(2)).toEqual({ control: 1.7976931348623157e308, test: 0.4 });
+    expect(await read(3)).toEqual({ control: 1.7976931348623157e308, test: 0 });
+    expect((await read(5)).test).toBe(2);
+    await kit.patch(e.id, { filters: { events: [{ id: 'pay', order: 0, math: 'sum', math_property: 'amount' }] } });
+    const res = await kit.results(e.id);
+    expect(res.status).toBe(200);
+    expect(res.body.result.variants.map((v: any) => [v.key, v.count])).toEqual([
+      ['control', 1e300],
+      ['test', 2],
+    ]);
+    expect((await read(4)).control).toBe(1.7976931348623157e308);
+  });
+});
+
+describe('limits', () => {
+  it('refuses a trend series over more than 3660 days, and funnels of more than 20 steps', async () => {
+    const e = await kit.create({
+      start_date: '0001-01-01T00:00',
+      end_date: '9999-12-31T00:00',
+      filters: { events: [{ id: 'x', order: 0 }] },
+    });
+    expectInvalid(await kit.results(e.id), 'Experiment trend results can cover at most 3660 days');
+    // A funnel has no daily series: the same window is fine.
+    await kit.patch(e.id, { filters: { insight: 'funnels', events: [{ id: 'x', order: 0 }] } });
+    expectInvalid(await kit.results(e.id), NO_DATA(true, true, true), 'no-results');
+    const steps = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `s${i % 3}`, order: i }));
+    await kit.patch(e.id, { filters: { insight: 'funnels', events: steps(500) } });
+    expectInvalid(await kit.results(e.id), 'Experiment funnels can have at most 20 steps');
+    await kit.patch(e.id, { secondary_metrics: [{ name: 'long', filters: { insight: 'funnels', events: steps(21) } }] });
+    expectInvalid(await kit.secondary(e.id, '?id=0'), 'Experiment funnels can have at most 20 steps');
+    await kit.patch(e.id, { filters: { insight: 'funnels', events: steps(20) } });
+    const k = e.feature_flag_key;
+    await kit.send(
+      ['control', 'test'].flatMap((variant) =>
+        steps(20).map((step, i) =>
+          kit.metric(step.id, k, `long-${variant}-${k}`, variant, {}, `2024-01-02T10:00:${String(i).padStart(2, '0')}Z`),
+        ),
+      ),
+    );
+    const res = await kit.results(e.id);
+    expect(res.status).toBe(200);
+    expect(res.body.result.variants).toEqual([
+      { key: 'control', success_count: 1, failure_count: 0 },
+      { key: 'test', success_count: 1, failure_count: 0 },
+    ]);
   });
 });

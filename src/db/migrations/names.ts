@@ -12,4 +12,5 @@ export const migrationNames = [
   'Migration20261123190300Cohorts',
   'Migration20261123190200Dashboards',
   'Migration20261123190400ExperimentResults',
+  'Migration20261125090000ExperimentFunnelTies',
 ] as const;

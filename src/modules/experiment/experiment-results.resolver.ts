@@ -1,4 +1,5 @@
 import { Arg, Ctx, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { DateTimeScalar, JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
 import { Experiment } from './experiment.entity';
@@ -23,22 +24,25 @@ export class ExperimentResultsResolver {
   @FieldResolver(() => ExperimentResults, {
     description: 'The primary metric per variant, with probabilities, significance and sample-ratio check.',
   })
-  results(
+  async results(
     @Root() experiment: Experiment,
     @Ctx() ctx: AppContext,
     @Arg('refresh', () => Boolean, { defaultValue: false }) refresh: boolean,
   ) {
+    // Checked here too: an experiment can be reached from other roots than the experiment queries.
+    await accessProject(ctx, experiment.project.id, 'experiment:read');
     return ExperimentResultsService.primary(ctx, experiment, refresh);
   }
 
   @FieldResolver(() => ExperimentResults, { description: 'A secondary metric (0-based `index` into secondaryMetrics) per variant.' })
-  secondaryResults(
+  async secondaryResults(
     @Root() experiment: Experiment,
     @Ctx() ctx: AppContext,
     // An ID so the REST row can hand over `?id=` as sent; the service answers the API's 400s for bad values.
     @Arg('index', () => ID, { nullable: true }) index: string | null,
     @Arg('refresh', () => Boolean, { defaultValue: false }) refresh: boolean,
   ) {
+    await accessProject(ctx, experiment.project.id, 'experiment:read');
     return ExperimentResultsService.secondary(ctx, experiment, index, refresh);
   }
 

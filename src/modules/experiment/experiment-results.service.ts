@@ -2,19 +2,20 @@ import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { isPlainObject } from '../../validation/python';
 import type { Experiment } from './experiment.entity';
-import { checkTargetMetric, customExposure, insightOf, parseMetric, type Metric } from './results/metric';
+import { checkTargetMetric, customExposure, insightOf, parseMetric, type Metric, type MetricEntry } from './results/metric';
 import { fingerprintOf, lookup, PRIMARY_METRIC, relevantEvents, store } from './results/results.cache';
 import { resultErrors } from './results/results.errors';
-import { funnelReach, funnelResult, orderedKeys, trendResult, trendSeries, windowDays, type FlagVariant } from './results/results.shape';
+import { funnelReach, funnelResult, orderedKeys, trendResult, trendSeries, type FlagVariant } from './results/results.shape';
 import {
   anyFlagPropertyRecently,
   customExposures,
   defaultExposures,
   funnelCounts,
+  openScope,
   perActorValues,
   trendCounts,
   withConnection,
-  type Sql,
+  type Scope,
   type Window,
 } from './results/results.store';
 
@@ -33,15 +34,12 @@ function flagVariants(filters: Record<string, unknown>): FlagVariant[] {
     .map((v) => ({ key: v.key as string, rollout: typeof v.rollout_percentage === 'number' ? v.rollout_percentage : 0 }));
 }
 
-/** Invalid regular expressions PostgreSQL refuses (after JavaScript accepted them) are the caller's 400. */
-async function translatingRegex<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if ((error as { code?: string })?.code === '2201B') throw resultErrors.invalidRegex();
-    throw error;
-  }
-}
+/** The most UTC days a trend result's daily series may have (docs/experiment-results.md, "Limits"): ten years. */
+export const MAX_TREND_DAYS = 3660;
+const DAY_MS = 86_400_000;
+
+/** How many UTC days `windowDays(start, end)` would list, without listing them. */
+const dayCount = (start: Date, end: Date) => Math.floor(end.getTime() / DAY_MS) - Math.floor(start.getTime() / DAY_MS) + 1;
 
 interface Computation {
   ctx: AppContext;
@@ -49,8 +47,10 @@ interface Computation {
   metricIndex: number;
   filters: Record<string, unknown>;
   metric: Metric | null;
+  /** Every entry whose events are read: the metric's, and the custom exposure's. */
+  entries: MetricEntry[];
   refresh: boolean;
-  compute(sql: Sql, window: Window, variants: FlagVariant[]): Promise<Record<string, unknown>>;
+  compute(scope: Scope, variants: FlagVariant[]): Promise<Record<string, unknown>>;
 }
 
 /** Cache, window and flag around one metric's computation (docs/experiment-results.md, "Caching"). */
@@ -71,31 +71,29 @@ async function cached(c: Computation): Promise<ResultEnvelope> {
     flag: flag.key,
     variants,
   });
-  return translatingRegex(() =>
-    withConnection(ctx.em, async (sql) => {
-      const key = {
-        projectId: experiment.project.id,
-        experimentId: experiment.id,
-        metric: c.metricIndex,
-        fingerprint,
-        events: relevantEvents(names),
-      };
-      const { hit, highWater } = await lookup(sql, key);
-      if (hit && !c.refresh) return { result: hit.result, lastRefresh: hit.computedAt, isCached: true };
-      const now = new Date();
-      const window: Window = {
-        projectId: experiment.project.id,
-        start: experiment.startDate!,
-        end: experiment.endDate ?? now,
-        flagKey: flag.key,
-        variants: variants.map((v) => v.key),
-        groupIndex: c.metric?.groupIndex ?? null,
-      };
-      const result = await c.compute(sql, window, variants);
-      await store(sql, { ...key, result, computedAt: now, highWater });
-      return { result, lastRefresh: now, isCached: false };
-    }),
-  );
+  return withConnection(ctx.em, async (sql) => {
+    const key = {
+      projectId: experiment.project.id,
+      experimentId: experiment.id,
+      metric: c.metricIndex,
+      fingerprint,
+      events: relevantEvents(names),
+    };
+    const { hit, highWater } = await lookup(sql, key);
+    if (hit && !c.refresh) return { result: hit.result, lastRefresh: hit.computedAt, isCached: true };
+    const now = new Date();
+    const window: Window = {
+      projectId: experiment.project.id,
+      start: experiment.startDate!,
+      end: experiment.endDate ?? now,
+      flagKey: flag.key,
+      variants: variants.map((v) => v.key),
+      groupIndex: c.metric?.groupIndex ?? null,
+    };
+    const result = await c.compute(await openScope(sql, window, c.entries, now), variants);
+    await store(sql, { ...key, result, computedAt: now, highWater });
+    return { result, lastRefresh: now, isCached: false };
+  });
 }
 
 const shapeInput = (experiment: Experiment, filters: Record<string, unknown>, window: Window, variants: FlagVariant[]) => ({
@@ -113,21 +111,25 @@ export const ExperimentResultsService = {
     checkTargetMetric(filters);
     if (!experiment.startDate) throw resultErrors.notStarted();
     const metric = parseMetric(filters)!;
+    if (metric.kind === 'trend' && dayCount(experiment.startDate, experiment.endDate ?? new Date()) > MAX_TREND_DAYS) {
+      throw resultErrors.tooManyDays(MAX_TREND_DAYS);
+    }
     const custom = customExposure(experiment.parameters);
+    const useCustom = custom !== null && metric.kind === 'trend' && metric.math !== 'per_actor';
     return cached({
       ctx,
       experiment,
       metricIndex: PRIMARY_METRIC,
       filters,
       metric,
+      entries: [...(metric.kind === 'funnel' ? metric.steps : [metric.series]), ...(useCustom ? [custom.entry] : [])],
       refresh,
-      async compute(sql, window, variants) {
-        const input = shapeInput(experiment, filters, window, variants);
-        const exposures = await defaultExposures(sql, window);
-        if (metric.kind === 'funnel') return funnelResult(input, metric, await funnelCounts(sql, window, metric), exposures);
-        const rows = await trendCounts(sql, window, metric);
-        const exposure =
-          custom && metric.math !== 'per_actor' ? await customExposures(sql, window, custom.entry, custom.distinctActors) : exposures;
+      async compute(scope, variants) {
+        const input = shapeInput(experiment, filters, scope.window, variants);
+        const exposures = await defaultExposures(scope);
+        if (metric.kind === 'funnel') return funnelResult(input, metric, await funnelCounts(scope, metric), exposures);
+        const rows = await trendCounts(scope, metric);
+        const exposure = useCustom ? await customExposures(scope, custom.entry, custom.distinctActors) : exposures;
         return trendResult(input, metric, rows, exposure, exposures);
       },
     });
@@ -153,21 +155,25 @@ export const ExperimentResultsService = {
       metricIndex: position,
       filters,
       metric,
+      entries: metric === null ? [] : metric.kind === 'funnel' ? metric.steps : [metric.series],
       refresh,
-      async compute(sql, window, variants) {
+      async compute(scope, variants) {
         const keys = orderedKeys(variants);
         if (metric === null) return {};
         if (metric.kind === 'funnel') {
-          const reach = funnelReach(await funnelCounts(sql, window, metric), keys, metric.steps.length);
+          const reach = funnelReach(await funnelCounts(scope, metric), keys, metric.steps.length);
           return Object.fromEntries(
             [...reach].map(([key, counts]) => [key, Math.round((counts[counts.length - 1] / counts[0]) * 1000) / 1000]),
           );
         }
         if (metric.math === 'per_actor') {
-          const values = await perActorValues(sql, window, metric);
+          const values = await perActorValues(scope, metric);
           return Object.fromEntries(keys.filter((key) => values.has(key)).map((key) => [key, values.get(key)!]));
         }
-        const series = trendSeries(await trendCounts(sql, window, metric), metric, keys, windowDays(window.start, window.end));
+        // Only each variant's total: the days the rows name are all the series needs (no daily series is answered).
+        const rows = await trendCounts(scope, metric);
+        const days = [...new Set([...rows.days, ...rows.firsts].map((row) => row.day))].sort();
+        const series = trendSeries(rows, metric, keys, days);
         return Object.fromEntries([...series].filter(([, s]) => s.events > 0).map(([key, s]) => [key, s.count]));
       },
     });

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { PageOf } from '../../graphql/page';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
@@ -65,8 +66,10 @@ export class ExperimentResolver {
 
 @Resolver(() => FeatureFlag)
 export class FeatureFlagExperimentsResolver {
-  @FieldResolver(() => [Experiment], { description: 'The experiments using this flag, ascending id.' })
-  experiments(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
+  @FieldResolver(() => [Experiment], { description: 'The experiments using this flag, ascending id (needs `experiment:read`).' })
+  async experiments(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
+    // Reached through a flag (feature_flag:read), but it reads experiments: the scope of their REST twin.
+    await accessProject(ctx, flag.project.id, 'experiment:read');
     return ctx.loaders.flagExperiments.load(flag.id);
   }
 }

@@ -31,6 +31,9 @@ export type Metric =
 
 const WINDOW_UNITS = new Set(['minute', 'hour', 'day', 'week', 'month']);
 
+/** The most steps a funnel may have: each step is a pass over the actors' events (docs/experiment-results.md, "Limits"). */
+export const MAX_FUNNEL_STEPS = 20;
+
 const positiveInteger = (value: unknown): number | null =>
   typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 100_000 ? value : null;
 
@@ -107,8 +110,10 @@ export function parseMetric(filters: Record<string, unknown>): Metric | null {
   const insight = insightOf(filters);
   const entries = metricEntries(filters).map((entry) => ({ ...entry, properties: propertyFilters(entry.properties) }));
   const groupIndex = groupIndexOf(filters);
-  if (insight === 'funnel')
+  if (insight === 'funnel') {
+    if (entries.length > MAX_FUNNEL_STEPS) throw resultErrors.tooManySteps(MAX_FUNNEL_STEPS);
     return entries.length ? { kind: 'funnel', steps: entries, conversionWindow: conversionWindow(filters), groupIndex } : null;
+  }
   if (entries.length === 0) return null;
   const series = entries[0];
   const math = series.math ?? 'total';

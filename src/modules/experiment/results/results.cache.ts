@@ -48,11 +48,17 @@ export async function lookup(
   return { hit, highWater: String(row.high_water) };
 }
 
-/** Replaces the entry. An experiment deleted meanwhile (foreign key) just leaves nothing to store. */
+/**
+ * Replaces the entry. An experiment deleted meanwhile (foreign key) just leaves nothing to store, and
+ * so does an entry another computation replaced after this one's snapshot was taken (the
+ * computation runs in a repeatable-read transaction): that one is as fresh. A savepoint keeps the
+ * transaction usable either way.
+ */
 export async function store(
   sql: Sql,
   entry: { experimentId: number; metric: number; fingerprint: string; result: unknown; computedAt: Date; highWater: string },
 ): Promise<void> {
+  await sql('savepoint store_result');
   try {
     await sql(
       `insert into experiment_result_cache (experiment_id, metric_index, fingerprint, result, computed_at, high_water)
@@ -61,8 +67,10 @@ export async function store(
          set fingerprint = excluded.fingerprint, result = excluded.result, computed_at = excluded.computed_at, high_water = excluded.high_water`,
       [entry.experimentId, entry.metric, entry.fingerprint, JSON.stringify(entry.result), entry.computedAt, entry.highWater],
     );
+    await sql('release savepoint store_result');
   } catch (error) {
-    // The experiment was deleted after the check above (foreign key): there is nothing left to cache for.
-    if ((error as { code?: string })?.code !== '23503') throw error;
+    const code = (error as { code?: string })?.code;
+    if (code !== '23503' && code !== '40001') throw error;
+    await sql('rollback to savepoint store_result');
   }
 }

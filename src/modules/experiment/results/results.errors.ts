@@ -10,9 +10,9 @@ export const resultErrors = {
   notStarted: () => invalid('Experiment has not started yet'),
   unsupportedMath: (math: string) => invalid(`Unsupported math: ${math}`),
   propertyType: () => invalid('Experiment metric property filters must be of type event or person'),
-  // SPEC-GAP: date and semver operators have no SQL form here; refused with a clear 400 rather than guessed.
-  propertyOperator: (operator: string) => invalid(`Unsupported property operator in experiment metric: ${operator}`),
-  invalidRegex: () => invalid('Experiment metric property filter has an invalid regular expression'),
+  // SPEC-GAP: limits of this service (docs/experiment-results.md, "Limits"), so one request cannot run without bound.
+  tooManySteps: (max: number) => invalid(`Experiment funnels can have at most ${max} steps`),
+  tooManyDays: (max: number) => invalid(`Experiment trend results can cover at most ${max} days`),
   /** The exact JSON text the API answers when a variant has no data, keys in this order. */
   noResults: (flags: { noEvents: boolean; noControl: boolean; noTest: boolean }) => {
     const noFlagInfo = flags.noControl && flags.noTest;

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MetricEntry, Metric } from './metric';
-import { Params, numericValue, propertyPredicate } from './property-sql';
+import { decideFilters, numericValue, Params, toFloat8, type Bag, type DecidedFilters, type Sql } from './property-filters';
+
+export type { Sql };
 
 /**
  * The SQL of experiment results (docs/experiment-results.md): every count is aggregated in
@@ -8,21 +10,21 @@ import { Params, numericValue, propertyPredicate } from './property-sql';
  * ((project_id, event, timestamp) for metrics, the partial `$feature_flag_called` index for exposures).
  */
 
-export interface Sql {
-  <T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
-}
-
 interface PgConnection {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
-/** One pooled connection for the whole computation (positional parameters, arrays as arrays), in one transaction. */
+/**
+ * One pooled connection for the whole computation (positional parameters, arrays as arrays), in one
+ * repeatable-read transaction: every statement reads the same snapshot, so the candidate values a
+ * property filter was decided over are all the values the counting statements meet.
+ */
 export async function withConnection<T>(em: EntityManager, work: (sql: Sql) => Promise<T>): Promise<T> {
   const client = em.getConnection().getKnex().client;
   const connection: PgConnection = await client.acquireConnection();
   const sql = (async (text: string, values?: unknown[]) => (await connection.query(text, values)).rows) as Sql;
   try {
-    await sql('begin');
+    await sql('begin isolation level repeatable read');
     try {
       // The funnel sorts every step event by actor and time: a larger sort budget keeps that in memory.
       // JIT off: these statements look expensive to the planner (the per-row actor lookup), and
@@ -49,51 +51,87 @@ export interface Window {
   groupIndex: number | null;
 }
 
-/**
- * The actor of an event as a uuid: the group key (hashed) when aggregating by group, else the person
- * (its current owner, resolved now for an event stored without one), else the distinct id (hashed),
- * the way personless events count as their own person.
- */
-function actorOf(groupIndex: number | null): string {
-  if (groupIndex !== null) return `md5(e.properties ->> '$group_${groupIndex}')::uuid`;
-  return (
-    `coalesce(e.person_id, (select p.uuid from person_distinct_id d join person p on p.id = d.person_id ` +
-    `where d.project_id = e.project_id and d.distinct_id = e.distinct_id), md5('distinct:' || e.distinct_id)::uuid)`
-  );
+/** What the statements of one computation share: the connection, the window and the decided property filters. */
+export interface Scope {
+  sql: Sql;
+  window: Window;
+  filters: DecidedFilters;
 }
 
-const groupPresent = (groupIndex: number | null) =>
-  groupIndex === null ? 'true' : `(e.properties ->> '$group_${groupIndex}') is not null`;
+/**
+ * The events a metric reads, with the person each belongs to: the event's own person, else (an event
+ * stored without one) the distinct id's current owner. The actor is that person, else the distinct id
+ * itself (hashed), the way personless events count as their own person; with a group type, the
+ * group key (hashed). Person filters read the properties of that same person.
+ */
+function eventSource(window: Window, params: Params, names: string[], entries: MetricEntry[]) {
+  const project = params.add(window.projectId, '::int');
+  const person = `coalesce(e.person_id, owner.uuid)`;
+  const usesPerson = entries.some((entry) => entry.properties.some((filter) => filter.type === 'person'));
+  const needsOwner = usesPerson || window.groupIndex === null;
+  const from =
+    `event e` +
+    (needsOwner
+      ? ` left join (select d.distinct_id, o.uuid from person_distinct_id d join person o on o.id = d.person_id where d.project_id = ${project}) owner` +
+        ` on e.person_id is null and owner.distinct_id = e.distinct_id`
+      : '') +
+    (usesPerson ? ` left join person p on p.project_id = ${project} and p.uuid = ${person}` : '');
+  const where =
+    `e.project_id = ${project} and e.event = any(${params.add(names, '::text[]')}) ` +
+    `and e.timestamp >= ${params.add(window.start, '::timestamptz')} and e.timestamp <= ${params.add(window.end, '::timestamptz')}` +
+    (window.groupIndex === null ? '' : ` and (e.properties ->> '$group_${window.groupIndex}') is not null`);
+  const actor =
+    window.groupIndex === null
+      ? `coalesce(${person}, md5('distinct:' || e.distinct_id)::uuid)`
+      : `md5(e.properties ->> '$group_${window.groupIndex}')::uuid`;
+  return { from, where, actor };
+}
 
-const usesPerson = (entries: MetricEntry[]) => entries.some((entry) => entry.properties.some((filter) => filter.type === 'person'));
-const personJoin = (entries: MetricEntry[]) =>
-  usesPerson(entries) ? `left join person p on p.uuid = e.person_id and p.project_id = e.project_id` : '';
+const bagOf = (bag: Bag) => (bag === 'person' ? 'p.properties' : 'e.properties');
 
 /** The entry's property filters, AND-ed. */
-function entryPredicate(entry: MetricEntry, params: Params): string {
-  const parts = entry.properties.map((filter) =>
-    propertyPredicate(filter, filter.type === 'person' ? `coalesce(p.properties, '{}'::jsonb)` : 'e.properties', params),
-  );
+function entryPredicate(scope: Scope, entry: MetricEntry, params: Params): string {
+  const parts = entry.properties.map((filter) => scope.filters.predicate(filter, bagOf(filter.type), params));
   return parts.length ? parts.join(' and ') : 'true';
 }
 
-function baseWhere(window: Window, params: Params, names: string[]): string {
-  return (
-    `e.project_id = ${params.add(window.projectId, '::int')} and e.event = any(${params.add(names, '::text[]')}) ` +
-    `and e.timestamp >= ${params.add(window.start, '::timestamptz')} and e.timestamp <= ${params.add(window.end, '::timestamptz')} ` +
-    `and ${groupPresent(window.groupIndex)}`
+/**
+ * Opens the computation over `entries` (the metric's, and the custom exposure's): decides their
+ * property filters over the values their keys take — in the window's events of those names, and
+ * among the project's persons.
+ */
+export async function openScope(sql: Sql, window: Window, entries: MetricEntry[], now: Date): Promise<Scope> {
+  const names = [...new Set(entries.map((entry) => entry.id))];
+  const filters = await decideFilters(
+    sql,
+    entries,
+    (bag, keys, params) => {
+      if (bag === 'person')
+        return `select k.key, (p.properties -> k.key)::text as value from person p, unnest(${keys}) as k(key)
+                 where p.project_id = ${params.add(window.projectId, '::int')} and jsonb_exists(p.properties, k.key)
+                 group by k.key, p.properties -> k.key`;
+      const source = eventSource(window, params, names, []);
+      return `select k.key, (e.properties -> k.key)::text as value from event e, unnest(${keys}) as k(key)
+               where ${source.where} and jsonb_exists(e.properties, k.key)
+               group by k.key, e.properties -> k.key`;
+    },
+    now,
   );
+  return { sql, window, filters };
 }
 
 /** Distinct actors with `$feature_flag_called` for the flag, per response, for every flag variant. */
-export async function defaultExposures(sql: Sql, window: Window): Promise<Map<string, number>> {
+export async function defaultExposures(scope: Scope): Promise<Map<string, number>> {
+  const { window } = scope;
   const params = new Params();
-  const rows = await sql<{ variant: string; n: string }>(
-    `select e.properties ->> '$feature_flag_response' as variant, count(distinct ${actorOf(window.groupIndex)}) as n
-       from event e
-      where ${baseWhere(window, params, ['$feature_flag_called'])}
-        and (e.properties ->> '$feature_flag') = ${params.add(window.flagKey, '::text')}
-        and (e.properties ->> '$feature_flag_response') = any(${params.add(window.variants, '::text[]')})
+  const source = eventSource(window, params, ['$feature_flag_called'], []);
+  const rows = await scope.sql<{ variant: string; n: string }>(
+    `select variant, count(*) as n from (
+       select distinct e.properties ->> '$feature_flag_response' as variant, ${source.actor} as actor
+         from ${source.from}
+        where ${source.where}
+          and (e.properties ->> '$feature_flag') = ${params.add(window.flagKey, '::text')}
+          and (e.properties ->> '$feature_flag_response') = any(${params.add(window.variants, '::text[]')})) exposed
       group by 1`,
     params.values,
   );
@@ -101,14 +139,15 @@ export async function defaultExposures(sql: Sql, window: Window): Promise<Map<st
 }
 
 /** The custom exposure: its event with `$feature/<key>` = the variant; distinct actors (`dau`) or events. */
-export async function customExposures(sql: Sql, window: Window, entry: MetricEntry, distinctActors: boolean): Promise<Map<string, number>> {
+export async function customExposures(scope: Scope, entry: MetricEntry, distinctActors: boolean): Promise<Map<string, number>> {
+  const { window } = scope;
   const params = new Params();
-  const where = baseWhere(window, params, [entry.id]);
+  const source = eventSource(window, params, [entry.id], [entry]);
   const variant = `(e.properties ->> ${params.add(`$feature/${window.flagKey}`, '::text')})`;
-  const rows = await sql<{ variant: string; n: string }>(
-    `select ${variant} as variant, ${distinctActors ? `count(distinct ${actorOf(window.groupIndex)})` : 'count(*)'} as n
-       from event e ${personJoin([entry])}
-      where ${where} and ${variant} = any(${params.add(window.variants, '::text[]')}) and ${entryPredicate(entry, params)}
+  const rows = await scope.sql<{ variant: string; n: string }>(
+    `select ${variant} as variant, ${distinctActors ? `count(distinct ${source.actor})` : 'count(*)'} as n
+       from ${source.from}
+      where ${source.where} and ${variant} = any(${params.add(window.variants, '::text[]')}) and ${entryPredicate(scope, entry, params)}
       group by 1`,
     params.values,
   );
@@ -122,61 +161,87 @@ export interface FunnelRow {
 }
 
 /**
- * Actors per (variant, furthest step reached), for actors who entered. Ordered funnel, in SQL:
- * L1 = a step-1 event's own time; L_k at a step-k event = the latest L_{k−1} among the actor's other
- * events at or before it (the latest entry leaves the most of the conversion window), kept when the
- * event is within the window of that entry. An actor reached step k when some event has an L_k.
- * The variant is the first step event's `$feature/<key>` that names a variant (first touch).
+ * Actors per (variant, furthest step reached), for actors who entered (docs/experiment-results.md,
+ * "Funnel"), in one statement. Only events that satisfy some step (its name and its filters) take
+ * part, as one bit each per step they satisfy. They are grouped per actor and timestamp: events at
+ * one time may serve the steps in any order, but each serves one step.
+ *
+ * Over an actor's groups in time order, L_m(G) is the latest entry time of a chain of distinct
+ * events that reaches step m with its step-m event in group G, all within the conversion window of
+ * the entry; in_k(G) = the latest L_k over the groups before G. Steps j..m can all be served inside
+ * G when G's events can be matched to them one to one; then L_m(G) may be in_{j−1}(G) (or G's own
+ * time for j = 1). An actor reached step m when some group has an L_m. The variant is first touch:
+ * the `$feature/<key>` that names a variant on the earliest such event (lowest id within a time).
  */
-export async function funnelCounts(sql: Sql, window: Window, metric: Extract<Metric, { kind: 'funnel' }>): Promise<FunnelRow[]> {
+export async function funnelCounts(scope: Scope, metric: Extract<Metric, { kind: 'funnel' }>): Promise<FunnelRow[]> {
+  const { window } = scope;
   const params = new Params();
-  const names = [...new Set(metric.steps.map((step) => step.id))];
-  const where = baseWhere(window, params, names);
-  const stepColumns = metric.steps
-    .map((step, i) => `(e.event = ${params.add(step.id, '::text')} and ${entryPredicate(step, params)}) as s${i + 1}`)
-    .join(', ');
-  const featureKey = params.add(`$feature/${window.flagKey}`, '::text');
-  const conversion = params.add(metric.conversionWindow, '::interval');
+  const { steps } = metric;
+  const count = steps.length;
+  const names = [...new Set(steps.map((step) => step.id))];
+  const source = eventSource(window, params, names, steps);
+  const bit = (m: number) => 2 ** (m - 1);
+  const mask = steps
+    .map(
+      (step, i) =>
+        `(case when e.event = ${params.add(step.id, '::text')} and ${entryPredicate(scope, step, params)} then ${bit(i + 1)} else 0 end)`,
+    )
+    .join(' | ');
   const variants = params.add(window.variants, '::text[]');
-  const stepList = metric.steps.map((_, i) => `s${i + 1}`).join(', ');
-  // Every window below reads the one sort by (actor, time, id). `before` = the actor's events before
-  // this one in that order. nv: how many of them name a variant; the event that names one with nv = 0
-  // gives the actor's variant (first touch; an ordered array_agg per actor sorted each actor again).
-  // L_k at an event = the latest L_{k−1} among the actor's other events at or before it: b_k over the
-  // events before it (computed with L_{k−1}, in the same window pass), then its later peers at the
-  // same time. Not `range … exclude current row`: with an exclusion PostgreSQL restarts the aggregate
-  // at every row, quadratic in an actor's events (53 s for one actor with 30,000 events; now 0.2 s).
-  const before = `(partition by actor order by ts, id rows between unbounded preceding and 1 preceding)`;
-  const next = (k: number, value: string) => (k < metric.steps.length ? `, max(${value}) over ${before} as b${k + 1}` : '');
-  const levels: string[] = [
-    `l1 as (select actor, ts, id, variant, ${stepList}, case when s1 then ts end as l1, ` +
-      `count(*) filter (where variant = any(${variants})) over ${before} as nv${next(1, 'case when s1 then ts end')} from s)`,
+  const featureKey = params.add(`$feature/${window.flagKey}`, '::text');
+  // fv = id · slots + the variant's 1-based position: the lowest fv of a group is its first event naming a variant.
+  const slots = window.variants.length + 1;
+  // Every placeholder added must appear in the statement (PostgreSQL types each one): a one-step funnel has no window.
+  const conversion = count > 1 ? params.add(metric.conversionWindow, '::interval') : '';
+  // With distinct step names an event serves at most one step, so steps j..m fit in a group when each
+  // has an event there. A name used by several steps needs a real one-to-one match when a group holds
+  // more than one event (experiment_funnel_tie_reach: for each j, the last step m that still fits).
+  const repeated = names.length < count;
+  const fits = (j: number, m: number) => {
+    if (j === m) return `mask & ${bit(m)} <> 0`;
+    if (!repeated) {
+      const range = bit(m + 1) - bit(j);
+      return `mask & ${range} = ${range}`;
+    }
+    return `coalesce(reach[${j}] >= ${m}, false)`;
+  };
+  const before = `(partition by actor order by ts rows between unbounded preceding and 1 preceding)`;
+  const layers: string[] = [
+    `c1 as (select *, case when mask & 1 <> 0 then ts end as l1 from g)`,
+    `w1 as (select *, count(fv) over ${before} as nv, max(l1) over ${before} as in1 from c1)`,
   ];
-  for (let k = 2; k <= metric.steps.length; k++) {
-    const carried = Array.from({ length: k - 1 }, (_, i) => `l${i + 1}`).join(', ');
-    const level = `case when r${k} is not null and ts <= r${k} + ${conversion} then r${k} end`;
-    levels.push(
-      `l${k}r as (select *, case when s${k} then greatest(b${k}, ` +
-        `max(l${k - 1}) over (partition by actor, ts order by id rows between 1 following and unbounded following)) end as r${k} from l${k - 1}),` +
-        ` l${k} as (select actor, ts, id, variant, nv, ${stepList}, ${carried}, ${level} as l${k}${next(k, level)} from l${k}r)`,
+  for (let m = 2; m <= count; m++) {
+    const candidates = Array.from({ length: m }, (_, i) => `case when ${fits(i + 1, m)} then ${i === 0 ? 'ts' : `in${i}`} end`);
+    layers.push(
+      `c${m} as (select *, case when x${m} is not null and ts <= x${m} + ${conversion} then x${m} end as l${m}` +
+        ` from (select *, greatest(${candidates.join(', ')}) as x${m} from w${m - 1}) x)`,
     );
+    if (m < count) layers.push(`w${m} as (select *, max(l${m}) over ${before} as in${m} from c${m})`);
   }
-  const last = `l${metric.steps.length}`;
-  const furthest = `greatest(${metric.steps.map((_, i) => `case when bool_or(l${i + 1} is not null) then ${i + 1} else 0 end`).join(', ')}, 0)`;
-  const rows = await sql<{ variant: string | null; furthest: number; actors: string }>(
+  const last = count === 1 ? 'w1' : `c${count}`;
+  const furthest = `case ${Array.from({ length: count }, (_, i) => `when l${count - i} is not null then ${count - i}`).join(' ')} else 0 end`;
+  const rows = await scope.sql<{ vi: number | null; furthest: number; actors: string }>(
     `with s as (
-        select ${actorOf(window.groupIndex)} as actor, e.timestamp as ts, e.id, e.properties ->> ${featureKey} as variant, ${stepColumns}
-          from event e ${personJoin(metric.steps)}
-         where ${where}
-      ), ${levels.join(', ')},
-      per_actor as (
-        select max(variant) filter (where nv = 0 and variant = any(${variants})) as variant, ${furthest} as furthest
-          from ${last} group by actor
-      )
-      select variant, furthest, count(*) as actors from per_actor where furthest >= 1 group by variant, furthest`,
+        select ${source.actor} as actor, e.timestamp as ts,
+               e.id * ${slots} + array_position(${variants}, e.properties ->> ${featureKey}) as fv, ${mask} as mask
+          from ${source.from}
+         where ${source.where}
+      ),
+      g as (
+        select actor, ts, bit_or(mask) as mask, min(fv) as fv
+               ${repeated ? `, case when count(*) > 1 then experiment_funnel_tie_reach(array_agg(mask), ${count}) end as reach` : ''}
+          from s where mask <> 0 group by actor, ts
+      ),
+      ${layers.join(',\n      ')},
+      per_actor as (select max(fv) filter (where nv = 0) as fv, max(${furthest}) as furthest from ${last} group by actor)
+      select (fv % ${slots})::int as vi, furthest, count(*) as actors from per_actor where furthest >= 1 group by 1, 2`,
     params.values,
   );
-  return rows.map((row) => ({ variant: row.variant, furthest: Number(row.furthest), actors: Number(row.actors) }));
+  return rows.map((row) => ({
+    variant: row.vi === null ? null : window.variants[row.vi - 1],
+    furthest: Number(row.furthest),
+    actors: Number(row.actors),
+  }));
 }
 
 export interface TrendRows {
@@ -189,10 +254,11 @@ export interface TrendRows {
 }
 
 /** The trend metric's daily counts per variant, in one statement. */
-export async function trendCounts(sql: Sql, window: Window, metric: Extract<Metric, { kind: 'trend' }>): Promise<TrendRows> {
+export async function trendCounts(scope: Scope, metric: Extract<Metric, { kind: 'trend' }>): Promise<TrendRows> {
+  const { window } = scope;
   const params = new Params();
   const { series } = metric;
-  const where = baseWhere(window, params, [series.id]);
+  const source = eventSource(window, params, [series.id], [series]);
   const featureKey = params.add(`$feature/${window.flagKey}`, '::text');
   const variants = params.add(window.variants, '::text[]');
   const value =
@@ -200,14 +266,14 @@ export async function trendCounts(sql: Sql, window: Window, metric: Extract<Metr
       ? numericValue(`(e.properties -> ${params.add(series.mathProperty, '::text')})`)
       : 'null::numeric';
   const actors = metric.math === 'dau' || metric.math === 'per_actor';
-  const rows = await sql<{ kind: string; variant: string | null; day: string | null; n: string; s: number | null }>(
+  const rows = await scope.sql<{ kind: string; variant: string | null; day: string | null; n: string; s: number | null }>(
     `with m as (
-        select e.properties ->> ${featureKey} as variant, ${actors ? actorOf(window.groupIndex) : 'null::uuid'} as actor,
+        select e.properties ->> ${featureKey} as variant, ${actors ? source.actor : 'null::uuid'} as actor,
                to_char((e.timestamp at time zone 'UTC')::date, 'YYYY-MM-DD') as day, ${value} as x
-          from event e ${personJoin([series])}
-         where ${where} and ${entryPredicate(series, params)}
+          from ${source.from}
+         where ${source.where} and ${entryPredicate(scope, series, params)}
       )
-      select 'day' as kind, variant, day, count(*) as n, least(greatest(coalesce(sum(x), 0), -1e300), 1e300)::float8 as s
+      select 'day' as kind, variant, day, count(*) as n, ${toFloat8('least(greatest(coalesce(sum(x), 0), -1e300), 1e300)')} as s
         from m where variant = any(${variants}) group by variant, day
       ${
         actors
@@ -246,39 +312,38 @@ export async function anyFlagPropertyRecently(em: EntityManager, projectId: numb
 
 const PERCENTILES: Record<string, number> = { median: 0.5, p90: 0.9, p95: 0.95, p99: 0.99 };
 
-/** `avg`, `min`, `max`, `median`, `p90`, `p95`, `p99` over `value` as an SQL aggregate. */
+/** `avg`, `min`, `max`, `median`, `p90`, `p95`, `p99` over `value` (numeric or bigint) as a float8 SQL aggregate. */
 function aggregateOf(math: string, value: string): string {
   if (math in PERCENTILES) return `percentile_cont(${PERCENTILES[math]}) within group (order by ${value})`;
-  return `${math}(${value})`;
+  return toFloat8(`${math}(${value})`);
 }
 
 /**
  * A secondary trend metric with a per-actor or property math, applied once over the window: the
  * math of each actor's event count (`<math>_count_per_actor`), or of the numeric property values.
  */
-export async function perActorValues(sql: Sql, window: Window, metric: Extract<Metric, { kind: 'trend' }>): Promise<Map<string, number>> {
+export async function perActorValues(scope: Scope, metric: Extract<Metric, { kind: 'trend' }>): Promise<Map<string, number>> {
+  const { window } = scope;
   const params = new Params();
   const { series } = metric;
   const raw = series.math ?? 'total';
   const perActor = raw.endsWith('_count_per_actor');
   const math = perActor ? raw.slice(0, -'_count_per_actor'.length) : raw;
-  const where = baseWhere(window, params, [series.id]);
+  const source = eventSource(window, params, [series.id], [series]);
   const featureKey = params.add(`$feature/${window.flagKey}`, '::text');
   const variants = params.add(window.variants, '::text[]');
   const value =
     series.mathProperty === null ? 'null::numeric' : numericValue(`(e.properties -> ${params.add(series.mathProperty, '::text')})`);
-  const rows = await sql<{ variant: string; v: number | null }>(
+  const matching = `from ${source.from}
+            where ${source.where} and ${entryPredicate(scope, series, params)} and (e.properties ->> ${featureKey}) = any(${variants})`;
+  const rows = await scope.sql<{ variant: string; v: number | null }>(
     perActor
-      ? `select variant, (${aggregateOf(math, 'n')})::float8 as v from (
-           select e.properties ->> ${featureKey} as variant, ${actorOf(window.groupIndex)} as actor, count(*) as n
-             from event e ${personJoin([series])}
-            where ${where} and ${entryPredicate(series, params)} and (e.properties ->> ${featureKey}) = any(${variants})
+      ? `select variant, ${aggregateOf(math, 'n')} as v from (
+           select e.properties ->> ${featureKey} as variant, ${source.actor} as actor, count(*) as n ${matching}
             group by 1, 2) per_actor
          group by variant`
-      : `select variant, (${aggregateOf(math, 'x')})::float8 as v from (
-           select e.properties ->> ${featureKey} as variant, ${value} as x
-             from event e ${personJoin([series])}
-            where ${where} and ${entryPredicate(series, params)} and (e.properties ->> ${featureKey}) = any(${variants})) m
+      : `select variant, ${aggregateOf(math, 'x')} as v from (
+           select e.properties ->> ${featureKey} as variant, ${value} as x ${matching}) m
          where x is not null group by variant`,
     params.values,
   );

@@ -1,5 +1,8 @@
 import { betaInc, betaIncInv, lnBeta } from './special';
 
+// Read once: inside a VM context (as Jest runs tests) every `Math.x` lookup is a slow global access.
+const { exp, log, log1p, max, min } = Math;
+
 /** A funnel variant's posterior, θ ~ Beta(alpha, beta) with alpha = success + 1, beta = failure + 1. */
 export interface BetaPosterior {
   alpha: number;
@@ -13,13 +16,13 @@ function millerSum(b: BetaPosterior, a: BetaPosterior): number {
   const lnBa = lnBeta(a.alpha, a.beta);
   let total = 0;
   for (let i = 0; i < b.alpha; i++) {
-    total += Math.exp(lnBeta(a.alpha + i, a.beta + b.beta) - Math.log(b.beta + i) - lnBeta(1 + i, b.beta) - lnBa);
+    total += exp(lnBeta(a.alpha + i, a.beta + b.beta) - log(b.beta + i) - lnBeta(1 + i, b.beta) - lnBa);
   }
   return total;
 }
 
 const flip = (p: BetaPosterior): BetaPosterior => ({ alpha: p.beta, beta: p.alpha });
-const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+const clamp01 = (x: number) => min(1, max(0, x));
 
 /** P(θ_B > θ_A) by Miller's sum over B's alpha or, since θ_B > θ_A ⟺ 1 − θ_A > 1 − θ_B, over A's beta. */
 const greaterBySum = (b: BetaPosterior, a: BetaPosterior) => (b.alpha <= a.beta ? millerSum(b, a) : millerSum(flip(a), flip(b)));
@@ -32,7 +35,7 @@ const greaterBySum = (b: BetaPosterior, a: BetaPosterior) => (b.alpha <= a.beta 
  */
 export function probBetaGreater(b: BetaPosterior, a: BetaPosterior): number {
   const TINY = 1e-6;
-  if (Math.min(b.alpha, a.beta) <= Math.min(a.alpha, b.beta)) {
+  if (min(b.alpha, a.beta) <= min(a.alpha, b.beta)) {
     const p = greaterBySum(b, a);
     return clamp01(p > 1 - TINY ? 1 - greaterBySum(a, b) : p);
   }
@@ -46,14 +49,14 @@ export function betaExpectedLoss(x: BetaPosterior, y: BetaPosterior): number {
   const meanY = y.alpha / (y.alpha + y.beta);
   const loss =
     meanX * probBetaGreater({ alpha: x.alpha + 1, beta: x.beta }, y) - meanY * probBetaGreater(x, { alpha: y.alpha + 1, beta: y.beta });
-  return Math.max(0, loss);
+  return max(0, loss);
 }
 
 export const betaCdf = (posterior: BetaPosterior) => (x: number) => betaInc(x, posterior.alpha, posterior.beta);
 export const betaLnDensity =
   ({ alpha, beta }: BetaPosterior) =>
   (x: number) =>
-    (alpha === 1 ? 0 : (alpha - 1) * Math.log(x)) + (beta === 1 ? 0 : (beta - 1) * Math.log1p(-x)) - lnBeta(alpha, beta);
+    (alpha === 1 ? 0 : (alpha - 1) * log(x)) + (beta === 1 ? 0 : (beta - 1) * log1p(-x)) - lnBeta(alpha, beta);
 export const betaQuantile = (posterior: BetaPosterior) => (p: number) => betaIncInv(p, posterior.alpha, posterior.beta);
 
 /** The central 95% credible interval of Beta(success + 1, failure + 1). */

@@ -1,5 +1,8 @@
 import { betaInc, erfc, gammaP, gammaPInv, lnBeta, lnGamma } from './special';
 
+// Read once: inside a VM context (as Jest runs tests) every `Math.x` lookup is a slow global access.
+const { exp, log, log1p, max, min, sqrt } = Math;
+
 /**
  * Above this shape a Gamma is treated as the normal of the same mean and variance (skewness
  * 2/√shape < 0.002, so probabilities move by well under 0.001): exact sums and incomplete gamma
@@ -19,12 +22,12 @@ export const gammaPosterior = (count: number, exposure: number): GammaPosterior 
 
 /** The exact sum for P(λ_B > λ_A): one term per unit of B's (integer) shape. */
 function shapeSum(b: GammaPosterior, a: GammaPosterior): number {
-  const lnRateB = Math.log(b.rate);
-  const lnRateA = Math.log(a.rate);
-  const lnSum = Math.log(a.rate + b.rate);
+  const lnRateB = log(b.rate);
+  const lnRateA = log(a.rate);
+  const lnSum = log(a.rate + b.rate);
   let total = 0;
   for (let k = 0; k < b.shape; k++) {
-    total += Math.exp(k * lnRateB + a.shape * lnRateA - (k + a.shape) * lnSum - Math.log(k + a.shape) - lnBeta(k + 1, a.shape));
+    total += exp(k * lnRateB + a.shape * lnRateA - (k + a.shape) * lnSum - log(k + a.shape) - lnBeta(k + 1, a.shape));
   }
   return total;
 }
@@ -34,12 +37,12 @@ function shapeSum(b: GammaPosterior, a: GammaPosterior): number {
  * within 1e-6 of 0 or 1 is taken from the sum for its small side (1 − x would cancel its digits).
  */
 export function probGammaGreater(b: GammaPosterior, a: GammaPosterior): number {
-  if (Math.min(a.shape, b.shape) > NORMAL_SHAPE) {
+  if (min(a.shape, b.shape) > NORMAL_SHAPE) {
     const difference = b.shape / b.rate - a.shape / a.rate;
-    return normalCdf(difference / Math.sqrt(b.shape / b.rate ** 2 + a.shape / a.rate ** 2));
+    return normalCdf(difference / sqrt(b.shape / b.rate ** 2 + a.shape / a.rate ** 2));
   }
   const TINY = 1e-6;
-  const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
+  const clamp01 = (x: number) => min(1, max(0, x));
   if (b.shape <= a.shape) {
     const p = shapeSum(b, a);
     return clamp01(p > 1 - TINY && a.shape <= NORMAL_SHAPE ? 1 - shapeSum(a, b) : p);
@@ -49,18 +52,18 @@ export function probGammaGreater(b: GammaPosterior, a: GammaPosterior): number {
 }
 
 export const gammaCdf = ({ shape, rate }: GammaPosterior) =>
-  shape > NORMAL_SHAPE ? (x: number) => normalCdf((x * rate - shape) / Math.sqrt(shape)) : (x: number) => gammaP(shape, x * rate);
+  shape > NORMAL_SHAPE ? (x: number) => normalCdf((x * rate - shape) / sqrt(shape)) : (x: number) => gammaP(shape, x * rate);
 export const gammaQuantile = ({ shape, rate }: GammaPosterior) =>
-  shape > NORMAL_SHAPE ? (p: number) => (shape + Math.sqrt(shape) * normalQuantile(p)) / rate : (p: number) => gammaPInv(p, shape) / rate;
+  shape > NORMAL_SHAPE ? (p: number) => (shape + sqrt(shape) * normalQuantile(p)) / rate : (p: number) => gammaPInv(p, shape) / rate;
 
 export const gammaLnDensity = ({ shape, rate }: GammaPosterior) =>
   shape > NORMAL_SHAPE
     ? (x: number) => {
-        const sd = Math.sqrt(shape) / rate;
+        const sd = sqrt(shape) / rate;
         const z = (x - shape / rate) / sd;
-        return -0.5 * z * z - Math.log(sd) - 0.5 * Math.log(2 * Math.PI);
+        return -0.5 * z * z - log(sd) - 0.5 * log(2 * Math.PI);
       }
-    : (x: number) => shape * Math.log(rate) + (shape === 1 ? 0 : (shape - 1) * Math.log(x)) - rate * x - lnGamma(shape);
+    : (x: number) => shape * log(rate) + (shape === 1 ? 0 : (shape - 1) * log(x)) - rate * x - lnGamma(shape);
 
 /** Φ⁻¹(p) by bisection on the normal CDF (deterministic, ~1e-12), used only past NORMAL_SHAPE. */
 function normalQuantile(p: number): number {
@@ -91,16 +94,15 @@ export function poissonPValue(controlCount: number, testCount: number, testExpos
     // The same binomial tails through the incomplete beta function, without summing n terms.
     const low = testCount >= n ? 1 : betaInc(1 - r, n - testCount, testCount + 1);
     const high = testCount <= 0 ? 1 : betaInc(r, testCount, n - testCount + 1);
-    return Math.min(1, 2 * Math.min(low, high));
+    return min(1, 2 * min(low, high));
   }
-  const lnR = Math.log(r);
-  const ln1R = Math.log1p(-r);
+  const lnR = log(r);
+  const ln1R = log1p(-r);
   const lnN = lnGamma(n + 1);
-  const term = (i: number) =>
-    Math.exp(lnN - lnGamma(i + 1) - lnGamma(n - i + 1) + (i === 0 ? 0 : i * lnR) + (n - i === 0 ? 0 : (n - i) * ln1R));
+  const term = (i: number) => exp(lnN - lnGamma(i + 1) - lnGamma(n - i + 1) + (i === 0 ? 0 : i * lnR) + (n - i === 0 ? 0 : (n - i) * ln1R));
   let low = 0;
   for (let i = 0; i <= testCount; i++) low += term(i);
   let high = 0;
   for (let i = testCount; i <= n; i++) high += term(i);
-  return Math.min(1, 2 * Math.min(low, high));
+  return min(1, 2 * min(low, high));
 }
