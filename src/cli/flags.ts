@@ -6,6 +6,7 @@ import { parseId, type Caller } from '../auth/access';
 import { AppError } from '../errors';
 import { buildAppSchema } from '../graphql/schema';
 import { FeatureFlagService } from '../modules/feature-flag/feature-flag.service';
+import { FeatureFlagStore } from '../modules/feature-flag/feature-flag.store';
 import { MAX_LIMIT } from '../pagination';
 import { envelope } from '../rest/envelope';
 import { restInput } from '../rest/input';
@@ -109,15 +110,6 @@ export function entriesOf(text: string, file: string): { flags: unknown[]; cohor
   throw new Error(`${file} holds neither a list of flags nor an object with a "results" list.`);
 }
 
-/** Stored fields an import may change. */
-async function snapshot(em: EntityManager, id: number): Promise<unknown> {
-  const [row] = await em.execute(
-    `select key, name, filters, active, ensure_experience_continuity, rollback_conditions, performed_rollback, tags from feature_flag where id = ?`,
-    [id],
-  );
-  return row;
-}
-
 class Unchanged extends Error {}
 
 const errorBody = (error: unknown) => {
@@ -208,12 +200,8 @@ async function importOne(
   key: string | null,
   body: Record<string, unknown>,
 ): Promise<Partial<ImportResult>> {
-  const [existing] = key
-    ? ((await em.execute('select id from feature_flag where project_id = ? and key = ? and not deleted', [projectId, key])) as Array<{
-        id: number;
-      }>)
-    : [];
-  if (!existing) {
+  const existingId = key ? await FeatureFlagStore.liveIdByKey(em, projectId, key) : null;
+  if (existingId === null) {
     const flag = await em.transactional((flagEm) =>
       FeatureFlagService.create(operatorContext(flagEm, caller), projectId, restInput(schema, 'FeatureFlagCreateInput', body, false)),
     );
@@ -221,19 +209,19 @@ async function importOne(
   }
   try {
     await em.transactional(async (flagEm) => {
-      const before = await snapshot(flagEm, existing.id);
+      const before = await FeatureFlagStore.importedFields(flagEm, existingId);
       await FeatureFlagService.update(
         operatorContext(flagEm, caller),
         projectId,
-        existing.id,
+        existingId,
         restInput(schema, 'FeatureFlagUpdateInput', body, false),
       );
       // Same stored values (the file matches, or differs only in what validation normalises): undo the version bump.
-      if (sameJson(await snapshot(flagEm, existing.id), before)) throw new Unchanged();
+      if (sameJson(await FeatureFlagStore.importedFields(flagEm, existingId), before)) throw new Unchanged();
     });
-    return { status: 'updated', id: existing.id };
+    return { status: 'updated', id: existingId };
   } catch (error) {
-    if (error instanceof Unchanged) return { status: 'unchanged', id: existing.id };
+    if (error instanceof Unchanged) return { status: 'unchanged', id: existingId };
     throw error;
   }
 }

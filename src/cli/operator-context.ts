@@ -3,7 +3,8 @@ import type { Caller } from '../auth/access';
 import { createContext, type AppContext } from '../context';
 import { DefinitionsCache } from '../modules/flag-evaluation/definitions-cache';
 import { localEvaluationDefinitions } from '../modules/flag-evaluation/local-evaluation';
-import { userFromRow } from '../modules/user/user.rows';
+import { ProjectStore } from '../modules/project/project.store';
+import { UserStore } from '../modules/user/user.store';
 
 /**
  * An AppContext for a CLI command acting as one user of a project's organization, so the command
@@ -23,22 +24,14 @@ export function operatorContext(em: EntityManager, caller: Caller): AppContext {
  * project's organization. Errors are plain messages for the CLI's standard error.
  */
 export async function operatorFor(em: EntityManager, projectId: number, email: string | undefined): Promise<Caller> {
-  const rows: Array<Record<string, unknown>> = await em.execute(
-    `select u.* from project p
-       join organization_membership m on m.organization_id = p.organization_id
-       join app_user u on u.id = m.user_id
-      where p.id = ? and ${email ? 'u.email = ?' : 'm.level >= 15'}
-      order by m.joined_at, m.id limit 1`,
-    email ? [projectId, email.trim().toLowerCase()] : [projectId],
-  );
-  if (rows.length === 0) {
-    const [project] = await em.execute('select 1 from project where id = ?', [projectId]);
-    if (!project) throw new Error(`Project not found: ${projectId}`);
+  const user = await UserStore.memberOfProject(em, projectId, email ? email.trim().toLowerCase() : null);
+  if (!user) {
+    if (!(await ProjectStore.exists(em, projectId))) throw new Error(`Project not found: ${projectId}`);
     throw new Error(
       email
         ? `${email} is not a member of project ${projectId}'s organization.`
         : `Project ${projectId}'s organization has no owner; give --email.`,
     );
   }
-  return { user: userFromRow(rows[0]), key: { id: 0, scopes: null, scopedTeams: null, scopedOrganizations: null, lastUsedAt: new Date() } };
+  return { user, key: { id: 0, scopes: null, scopedTeams: null, scopedOrganizations: null, lastUsedAt: new Date() } };
 }

@@ -5,6 +5,8 @@ import { accessLocalEvaluation } from '../auth/local-evaluation-access';
 import type { RateLimitConfig } from '../config';
 import type { AppContext } from '../context';
 import { AppError, requestErrors } from '../errors';
+import { OrganizationStore } from '../modules/organization/organization.store';
+import { ProjectStore } from '../modules/project/project.store';
 import { isUuid } from '../validation/fields';
 import { MemorySlidingWindowStore, type BucketSpec, type HitResult, type SlidingWindowStore } from './sliding-window';
 
@@ -206,20 +208,18 @@ async function requirePathObject(ctx: AppContext, caller: Caller, path: string):
   if (project) {
     const ref = decoded(project[1]);
     const id = ref === '@current' ? caller.user.currentProjectId : parseId(ref);
-    const found = id ? await ctx.em.getConnection().execute('select 1 from project where id = ?', [id]) : [];
-    if (found.length === 0) throw requestErrors.projectNotFound();
+    if (!id || !(await ProjectStore.exists(ctx.em, id))) throw requestErrors.projectNotFound();
     return;
   }
   const organization = ORGANIZATION_PATH.exec(path);
   if (organization) {
     const ref = decoded(organization[1]);
-    let found: unknown[] = [];
+    let found = false;
     if (ref === '@current') {
-      if (caller.user.currentProjectId)
-        found = await ctx.em.getConnection().execute('select 1 from project where id = ?', [caller.user.currentProjectId]);
+      if (caller.user.currentProjectId) found = await ProjectStore.exists(ctx.em, caller.user.currentProjectId);
     } else if (isUuid(ref)) {
-      found = await ctx.em.getConnection().execute('select 1 from organization where id = ?', [ref.toLowerCase()]);
+      found = await OrganizationStore.exists(ctx.em, ref.toLowerCase());
     }
-    if (found.length === 0) throw requestErrors.organizationNotFound();
+    if (!found) throw requestErrors.organizationNotFound();
   }
 }

@@ -8,7 +8,7 @@ import { validateEvent, type CapturedEvent } from '../modules/ingestion/capture.
 import { parseCapturePayload } from '../modules/ingestion/capture.payload';
 import { captureErrors, MAX_EVENT_BYTES, MAX_EVENTS } from '../modules/ingestion/ingestion.errors';
 import { ingestEvents } from '../modules/ingestion/ingestion.service';
-import { isRetryable, isUnavailable } from '../modules/ingestion/ingestion.sql';
+import { isRetryable, isUnavailable } from '../modules/ingestion/ingestion.store';
 import { projectIdForToken } from '../modules/project/project.tokens';
 
 /** posthog-node/-python use /batch/; posthog-js and curl /e/, /capture/ and /i/v0/e/ (docs/ingestion.md §1). */

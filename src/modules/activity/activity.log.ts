@@ -3,6 +3,7 @@ import { formatTimestampSeconds } from '../../graphql/scalars';
 import type { Experiment } from '../experiment/experiment.entity';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { sameJson } from '../../validation/same-json';
+import { ActivityStore } from './activity.store';
 
 /** What an entry is about (`scope` on the wire); stored as this text. */
 export type ActivityScope = 'FeatureFlag' | 'Experiment' | 'Cohort';
@@ -47,14 +48,14 @@ interface Entry {
  */
 export async function recordActivity(em: EntityManager, access: ActivityAuthor, entry: Entry): Promise<void> {
   const detail: ActivityDetail = { changes: entry.changes, trigger: null, type: null, name: entry.name, short_id: null };
-  await em.execute('insert into activity_log (project_id, scope, item_id, activity, user_id, detail) values (?, ?, ?, ?, ?, ?)', [
-    access.project.id,
-    entry.scope,
-    String(entry.itemId),
-    entry.activity,
-    access.caller.user.id,
-    JSON.stringify(detail),
-  ]);
+  await ActivityStore.insert(em, {
+    projectId: access.project.id,
+    scope: entry.scope,
+    itemId: String(entry.itemId),
+    activity: entry.activity,
+    userId: access.caller.user.id,
+    detail,
+  });
 }
 
 /** One change in the upstream's terms: from nothing is `created`, to nothing `deleted`, else `changed`. */

@@ -2,7 +2,7 @@ import { accessProject, parseId } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { requestErrors } from '../../errors';
 import type { ActivityScope } from './activity.log';
-import { activityFromRow } from './activity.rows';
+import { ActivityStore, type ActivityWhere } from './activity.store';
 import type { ActivityPage } from './activity.types';
 
 export interface ActivityPageArgs {
@@ -22,12 +22,6 @@ export function clampActivityPage(args: ActivityPageArgs): { page: number; limit
   };
 }
 
-interface Where {
-  projectId: number;
-  scope: ActivityScope | null;
-  itemId: string | null;
-}
-
 /**
  * Reading the activity log. A page costs the same statements however long the history is: one
  * count and one page read, both served by an index of `activity_log` that starts with the
@@ -37,12 +31,8 @@ export const ActivityService = {
   /** A project's entries, of one scope or (null) all of them. */
   async list(ctx: AppContext, projectRef: unknown, scope: ActivityScope | null, args: ActivityPageArgs): Promise<ActivityPage> {
     const { project } = await accessProject(ctx, projectRef, 'activity_log:read');
-    const where: Where = { projectId: project.id, scope, itemId: null };
-    const [{ total }] = await ctx.em.execute(
-      `select count(*)::int as total from activity_log where ${condition(where)}`,
-      parameters(where),
-    );
-    return readPage(ctx, where, Number(total), args);
+    const where: ActivityWhere = { projectId: project.id, scope, itemId: null };
+    return readPage(ctx, where, await ActivityStore.count(ctx.em, where), args);
   },
 
   /** One flag's entries; the flag must be one of the project's (soft-deleted counts), else 404. */
@@ -50,15 +40,11 @@ export const ActivityService = {
     const { project } = await accessProject(ctx, projectRef, 'activity_log:read');
     const id = parseId(flagId);
     if (!id) throw requestErrors.notFound();
-    const where: Where = { projectId: project.id, scope: 'FeatureFlag', itemId: String(id) };
+    const where: ActivityWhere = { projectId: project.id, scope: 'FeatureFlag', itemId: String(id) };
     // The flag's existence rides on the count: one statement for both.
-    const [{ total, found }] = await ctx.em.execute(
-      `select (select count(*)::int from activity_log where ${condition(where)}) as total,
-              exists (select 1 from feature_flag where project_id = ? and id = ?) as found`,
-      [...parameters(where), project.id, id],
-    );
+    const { total, found } = await ActivityStore.countWithFlag(ctx.em, where, id);
     if (!found) throw requestErrors.notFound();
-    return readPage(ctx, where, Number(total), args);
+    return readPage(ctx, where, total, args);
   },
 
   /**
@@ -71,26 +57,10 @@ export const ActivityService = {
   },
 };
 
-const condition = (where: Where) =>
-  ['project_id = ?', ...(where.scope ? ['scope = ?'] : []), ...(where.itemId !== null ? ['item_id = ?'] : [])].join(' and ');
-
-const parameters = (where: Where) => [
-  where.projectId,
-  ...(where.scope ? [where.scope] : []),
-  ...(where.itemId !== null ? [where.itemId] : []),
-];
-
-async function readPage(ctx: AppContext, where: Where, totalCount: number, args: ActivityPageArgs): Promise<ActivityPage> {
+async function readPage(ctx: AppContext, where: ActivityWhere, totalCount: number, args: ActivityPageArgs): Promise<ActivityPage> {
   const { page, limit } = clampActivityPage(args);
   const offset = (page - 1) * limit;
   // A page past the end needs no second statement.
-  const rows: Array<Record<string, unknown>> =
-    offset >= totalCount
-      ? []
-      : await ctx.em.execute(
-          `select id, scope, item_id, activity, user_id, detail, created_at from activity_log
-            where ${condition(where)} order by created_at desc, id desc limit ? offset ?`,
-          [...parameters(where), limit, offset],
-        );
-  return { totalCount, page, limit, results: rows.map(activityFromRow) };
+  const results = offset >= totalCount ? [] : await ActivityStore.page(ctx.em, where, limit, offset);
+  return { totalCount, page, limit, results };
 }

@@ -9,27 +9,23 @@ import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { Cohort } from './cohort.entity';
 import { cohortErrors } from './cohort.errors';
 import { loadProjectCohorts } from './cohort.lookups';
-import { cohortFromRow } from './cohort.rows';
+import { CohortStore } from './cohort.store';
 import { parseDistinctIds, validateCohortInput } from './cohort.validation';
 import { cohortSnapshot, logCohortCreated, logCohortUpdated } from '../activity/activity.log';
 
 async function findRow(em: EntityManager, projectId: number, id: unknown): Promise<Cohort> {
   const cohortId = parseId(id);
   if (cohortId === null) throw requestErrors.notFound();
-  const rows: Array<Record<string, unknown>> = await em.execute('select * from cohort where id = ? and project_id = ?', [
-    cohortId,
-    projectId,
-  ]);
-  if (rows.length === 0) throw requestErrors.notFound();
-  return cohortFromRow(rows[0]);
+  const cohort = await CohortStore.byId(em, projectId, cohortId);
+  if (!cohort) throw requestErrors.notFound();
+  return cohort;
 }
 
 /**
  * Cohort writes of one project take turns (a transaction-scoped advisory lock), so two updates
  * cannot each add half of a reference cycle the other's check did not see.
  */
-const lockProjectCohorts = (em: EntityManager, projectId: number) =>
-  em.execute('select pg_advisory_xact_lock(hashtext(?))', [`cohorts:${projectId}`]);
+const lockProjectCohorts = (em: EntityManager, projectId: number) => CohortStore.lockProject(em, projectId);
 
 /** Cohorts of a project (docs/cohorts.md): reads map rows to plain objects; writes are one transaction each. */
 export const CohortService = {
@@ -37,18 +33,7 @@ export const CohortService = {
   async list(ctx: AppContext, projectRef: unknown, args: PageArgs): Promise<Page<Cohort>> {
     const { project } = await accessProject(ctx, projectRef, 'cohort:read');
     const { limit, offset } = clampPage(args);
-    const rows: Array<Record<string, unknown>> = await ctx.em.execute(
-      `select c.*, count(*) over () as total from cohort c where c.project_id = ? and not c.deleted order by c.id desc limit ? offset ?`,
-      [project.id, limit, offset],
-    );
-    let count = rows.length ? Number(rows[0].total) : 0;
-    if (rows.length === 0 && offset > 0) {
-      const [row] = await ctx.em.execute<Array<{ count: string }>>('select count(*) from cohort where project_id = ? and not deleted', [
-        project.id,
-      ]);
-      count = Number(row.count);
-    }
-    return { count, results: rows.map(cohortFromRow), limit, offset };
+    return CohortStore.page(ctx.em, project.id, limit, offset);
   },
 
   /** Deleted cohorts too (`deleted: true`); another project's id is 404. */
@@ -115,14 +100,7 @@ export const CohortService = {
     const distinctIds = parseDistinctIds(body.distinctIds).filter(storableText);
     if (!cohort.isStatic) throw cohortErrors.notStatic();
     if (cohort.deleted) throw cohortErrors.deleted();
-    if (distinctIds.length) {
-      await ctx.em.execute(
-        `insert into cohort_person (cohort_id, person_id)
-           select distinct ?::int, d.person_id from person_distinct_id d where d.project_id = ? and d.distinct_id in (?)
-         on conflict do nothing`,
-        [cohort.id, access.project.id, distinctIds],
-      );
-    }
+    if (distinctIds.length) await CohortStore.addStaticMembers(ctx.em, access.project.id, cohort.id, distinctIds);
     return cohort;
   },
 };

@@ -18,15 +18,7 @@ export interface TileRoot {
 /** A dashboard read without a unit of work, its tiles riding on the row. */
 export type DashboardRoot = Readonly<Dashboard> & { tiles: TileRoot[] };
 
-/**
- * The dashboard columns plus what rides on each row: the tiles in creation order and the creator,
- * as JSON, so a page of dashboards is one statement.
- */
-export const DASHBOARD_COLUMNS = `d.*,
-  (select coalesce(jsonb_agg(jsonb_build_object('id', t.id, 'name', t.name, 'description', t.description, 'color', t.color, 'filters', t.filters) order by t.id), '[]'::jsonb)
-     from dashboard_tile t where t.dashboard_id = d.id) as tiles,
-  (select to_jsonb(u) from app_user u where u.id = d.created_by_id) as creator`;
-
+/** A `dashboard` row with its `tiles` (as the dashboard store reads them) as the plain object resolvers read. */
 export function dashboardFromRow(row: Record<string, unknown>): DashboardRoot {
   const projectId = Number(row.project_id);
   const filters = (row.filters ?? {}) as Record<string, unknown>;

@@ -6,10 +6,10 @@ import { AppError, requestErrors, translate } from '../../errors';
 import { clampPage, type Page, type PageArgs } from '../../pagination';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { findFlag, requireFlagEditor } from '../feature-flag/feature-flag.service';
-import { userFromRow } from '../user/user.rows';
 import { dashboardErrors } from './dashboard.errors';
-import { DASHBOARD_COLUMNS, dashboardFromRow, type DashboardRoot } from './dashboard.rows';
-import { appendTiles, ENRICHED_MARKER, enrichedTiles, insertUsageDashboard } from './usage-dashboard';
+import type { DashboardRoot } from './dashboard.rows';
+import { DashboardStore, type DashboardRead } from './dashboard.store';
+import { ENRICHED_MARKER, enrichedTiles, insertUsageDashboard } from './usage-dashboard';
 
 /** Dashboards (read-only over the API) and the flag's two dashboard helpers (docs/dashboards.md). */
 export const DashboardService = {
@@ -25,29 +25,17 @@ export const DashboardService = {
   async list(ctx: AppContext, projectRef: unknown, args: PageArgs): Promise<Page<DashboardRoot>> {
     const { project } = await accessProject(ctx, projectRef, 'dashboard:read');
     const { limit, offset } = clampPage(args);
-    const rows: Array<Record<string, unknown>> = await ctx.em.execute(
-      `select ${DASHBOARD_COLUMNS}, count(*) over() as total_count from dashboard d
-        where d.project_id = ? order by d.created_at desc, d.id desc limit ? offset ?`,
-      [project.id, limit, offset],
-    );
-    let count = rows.length > 0 ? Number(rows[0].total_count) : 0;
-    if (rows.length === 0 && offset > 0) {
-      const [{ n }] = await ctx.em.execute<Array<{ n: string }>>('select count(*) as n from dashboard where project_id = ?', [project.id]);
-      count = Number(n);
-    }
-    return { count, results: rows.map((row) => readDashboardRow(ctx, row)), limit, offset };
+    const page = await DashboardStore.page(ctx.em, project.id, limit, offset);
+    return { ...page, results: page.results.map((read) => primed(ctx, read)) };
   },
 
   async get(ctx: AppContext, projectRef: unknown, id: unknown): Promise<DashboardRoot> {
     const { project } = await accessProject(ctx, projectRef, 'dashboard:read');
     const dashboardId = parseId(id);
     if (!dashboardId) throw requestErrors.notFound();
-    const rows: Array<Record<string, unknown>> = await ctx.em.execute(
-      `select ${DASHBOARD_COLUMNS} from dashboard d where d.project_id = ? and d.id = ?`,
-      [project.id, dashboardId],
-    );
-    if (rows.length === 0) throw requestErrors.notFound();
-    return readDashboardRow(ctx, rows[0]);
+    const read = await DashboardStore.byId(ctx.em, project.id, dashboardId);
+    if (!read) throw requestErrors.notFound();
+    return primed(ctx, read);
   },
 
   /** docs/rest-api.md §4.2 (`POST /:id/dashboard`): a new usage dashboard for the flag's current key (enriched tiles too if it has enriched analytics); the old one stays. */
@@ -70,17 +58,13 @@ export const DashboardService = {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
     return ctx.em.transactional(async (em) => {
       const flag = await editableFlag(em, access, flagId);
-      const names: Array<{ name: string | null }> =
-        flag.usageDashboardId === null
-          ? []
-          : await em.execute(
-              `select t.name from dashboard d left join dashboard_tile t on t.dashboard_id = d.id where d.id = ? and d.project_id = ?`,
-              [flag.usageDashboardId, access.project.id],
-            );
-      if (names.length === 0) throw dashboardErrors.notFound();
-      if (names.some(({ name }) => name?.includes(ENRICHED_MARKER))) throw dashboardErrors.alreadyEnriched();
+      const names = flag.usageDashboardId === null ? null : await DashboardStore.tileNames(em, access.project.id, flag.usageDashboardId);
+      if (names === null) throw dashboardErrors.notFound();
+      if (names.some((name) => name.includes(ENRICHED_MARKER))) throw dashboardErrors.alreadyEnriched();
       if (flag.hasEnrichedAnalytics !== true) throw dashboardErrors.noEnrichedAnalytics();
-      await failingAs(dashboardErrors.unableToEnrich, () => appendTiles(em, flag.usageDashboardId!, enrichedTiles(flag.key)));
+      await failingAs(dashboardErrors.unableToEnrich, () =>
+        DashboardStore.appendTiles(em, flag.usageDashboardId!, enrichedTiles(flag.key)),
+      );
       return flag;
     });
   },
@@ -106,17 +90,17 @@ async function failingAs<T>(refusal: () => AppError, work: () => Promise<T>): Pr
   }
 }
 
-function readDashboardRow(ctx: AppContext, { creator, total_count: _, ...row }: Record<string, unknown>): DashboardRoot {
-  const dashboard = dashboardFromRow(row);
-  if (creator && dashboard.createdBy) ctx.loaders.user.prime(dashboard.createdBy.id, userFromRow(creator as Record<string, unknown>));
+/** A read-only dashboard, no unit of work; the creator that rode on its row primes the user loader. */
+function primed(ctx: AppContext, { dashboard, creator }: DashboardRead): DashboardRoot {
+  if (creator) ctx.loaders.user.prime(dashboard.createdBy!.id, creator);
   return dashboard;
 }
 
 /** Dashboards by id, for `FeatureFlag.usageDashboardDetails` (the caller checks the project). */
 export async function loadDashboards(ctx: AppContext, ids: readonly number[]): Promise<Array<DashboardRoot | null>> {
-  const rows: Array<Record<string, unknown>> = await ctx.em.execute(`select ${DASHBOARD_COLUMNS} from dashboard d where d.id in (?)`, [
-    [...ids],
-  ]);
-  const byId = new Map(rows.map((row) => [Number(row.id), readDashboardRow(ctx, row)]));
-  return ids.map((id) => byId.get(id) ?? null);
+  const byId = await DashboardStore.byIds(ctx.em, ids);
+  return ids.map((id) => {
+    const read = byId.get(id);
+    return read ? primed(ctx, read) : null;
+  });
 }

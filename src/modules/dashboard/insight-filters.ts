@@ -30,6 +30,8 @@ export interface InsightQuery {
 /** SPEC-GAP: the default range (`-30d`: today and the 30 days before, docs/dashboards.md) and the longest served. */
 export const DEFAULT_DAYS_BACK = 30;
 export const MAX_DAYS_BACK = 365;
+/** Milliseconds in a day: days are counted since the epoch, in UTC. */
+export const DAY_MS = 86_400_000;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** Names end up as SQL literals and knex reads `?` as a placeholder: both are refused rather than escaped twice. */

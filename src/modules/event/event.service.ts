@@ -4,8 +4,8 @@ import { fieldErrors } from '../../errors';
 import { clampPage, type Page } from '../../pagination';
 import { parseTimestamp } from '../ingestion/capture.timestamp';
 import type { EventListArgs } from './event.inputs';
-import { Event } from './event.entity';
-import { windowPage } from './window-page';
+import type { Event } from './event.entity';
+import { EventStore } from './event.store';
 import { isUuid } from '../../validation/fields';
 
 function time(value: string | null | undefined, attr: 'after' | 'before'): Date | null {
@@ -23,13 +23,12 @@ export const EventService = {
     const [after, before] = [time(args.after, 'after'), time(args.before, 'before')];
     // SPEC-GAP: a person_id that is not a uuid is refused like other malformed filters.
     if (args.personId && !isUuid(args.personId)) throw fieldErrors.notAUuid('person_id');
-    const qb = ctx.em.createQueryBuilder(Event, 'e').select(['e.*']).where({ project: project.id });
-    if (args.event) qb.andWhere({ event: args.event });
-    if (args.distinctId) qb.andWhere({ distinctId: args.distinctId });
-    if (args.personId) qb.andWhere({ personId: args.personId.toLowerCase() });
-    if (after) qb.andWhere({ timestamp: { $gt: after } });
-    if (before) qb.andWhere({ timestamp: { $lt: before } });
-    qb.orderBy({ timestamp: 'desc', id: 'desc' });
-    return windowPage(ctx.em, Event, qb, limit, offset);
+    return EventStore.page(
+      ctx.em,
+      project.id,
+      { event: args.event, distinctId: args.distinctId, personId: args.personId?.toLowerCase(), after, before },
+      limit,
+      offset,
+    );
   },
 };

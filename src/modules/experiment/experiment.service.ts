@@ -12,6 +12,7 @@ import { isPlainObject } from '../../validation/python';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { createFlag, requireFlagEditor, updateFlag, withUniqueKey } from '../feature-flag/feature-flag.service';
 import { Experiment } from './experiment.entity';
+import { ExperimentStore } from './experiment.store';
 import { experimentSnapshot, logExperimentCreated, logExperimentDeleted, logExperimentUpdated } from '../activity/activity.log';
 import {
   checkDateOrder,
@@ -58,7 +59,7 @@ export const ExperimentService = {
       withUniqueKey(() =>
         ctx.em.transactional(async (em) => {
           // Creates for one (project, key) take turns, so two cannot both create the flag.
-          await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`experiment-flag:${access.project.id}:${changes.featureFlagKey}`]);
+          await ExperimentStore.lockFlagKey(em, access.project.id, changes.featureFlagKey);
           const flag = await linkedFlag(em, access, changes);
           const experiment = em.create(Experiment, {
             project: access.project,

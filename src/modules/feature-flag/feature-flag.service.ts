@@ -1,9 +1,8 @@
 import { flagErrors } from './feature-flag.errors';
 import { refuseUniqueViolation } from '../../db/unique-violation';
-import { containsPattern } from '../../db/sql';
 import { cohortInfoLoader } from '../cohort/cohort.lookups';
-import { LockMode, raw } from '@mikro-orm/core';
-import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessProject, parseId, type ProjectAccess, callerReference } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { authErrors, requestErrors } from '../../errors';
@@ -12,23 +11,14 @@ import { Dashboard } from '../dashboard/dashboard.entity';
 import { Experiment } from '../experiment/experiment.entity';
 import { User } from '../user/user.entity';
 import { FeatureFlag } from './feature-flag.entity';
-import { flagFromRow } from './feature-flag.rows';
-import { userFromRow } from '../user/user.rows';
+import { FeatureFlagStore, type FlagListFilters, type FlagRead } from './feature-flag.store';
 import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { validateFlagInput, type FlagChanges, type FlagValidationLookups, type WriteMode } from './feature-flag.validation';
 import { canEditFlags } from './feature-flag.permissions';
 import { insertUsageDashboard, rekeyUsageDashboard } from '../dashboard/usage-dashboard';
 import { flagSnapshot, logFlagCreated, logFlagUpdated } from '../activity/activity.log';
 
-export type FlagTypeFilter = 'boolean' | 'multivariant' | 'experiment';
-
-export interface FlagListArgs extends PageArgs {
-  search?: string | null;
-  active?: boolean | null;
-  type?: FlagTypeFilter | null;
-  createdById?: number | null;
-  tags?: string[] | null;
-}
+export type FlagListArgs = PageArgs & FlagListFilters;
 
 /** The rules of the flag resource (docs/rest-api.md §3); both transports call these. */
 export const FeatureFlagService = {
@@ -41,40 +31,22 @@ export const FeatureFlagService = {
   async list(ctx: AppContext, projectRef: unknown, args: FlagListArgs): Promise<Page<FeatureFlag>> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     const { limit, offset } = clampPage(args);
-    const qb = ctx.em
-      .createQueryBuilder(FeatureFlag, 'f')
-      .select(['f.*'])
-      .addSelect(raw('count(*) over() as total_count'))
-      .addSelect(raw(RIDERS))
-      .where({ project: project.id, deleted: false });
-    if (args.search)
-      qb.andWhere({ $or: [{ key: { $ilike: containsPattern(args.search) } }, { name: { $ilike: containsPattern(args.search) } }] });
-    if (args.active !== undefined && args.active !== null) qb.andWhere({ active: args.active });
-    if (args.createdById) qb.andWhere({ createdBy: args.createdById });
-    if (args.tags?.length) qb.andWhere({ tags: { $overlap: args.tags.map((t) => t.trim().toLowerCase()) } });
-    if (args.type === 'boolean') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') = 'null'`);
-    if (args.type === 'multivariant') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') <> 'null'`);
-    if (args.type === 'experiment') qb.andWhere('exists (select 1 from experiment e where e.feature_flag_id = f.id)');
-    qb.orderBy({ createdAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
-    // Cloned before it runs: a clone of an executed builder reuses its cached SQL (limit and offset included).
-    const countQb = qb.clone();
-    const rows: Array<Record<string, unknown>> = await qb.execute('all', false);
-    // The window count rides on the page's rows; only a page past the end needs its own count.
-    const count = rows.length > 0 ? Number(rows[0].total_count) : offset > 0 ? await countPastEnd(countQb) : 0;
-    // `experiment_set` rides on the rows too, so a page costs no extra statement for it.
-    return { count, results: rows.map((row) => readFlagRow(ctx, row)), limit, offset };
+    const { search, active, type, createdById, tags } = args;
+    const page = await FeatureFlagStore.page(ctx.em, project.id, { search, active, type, createdById, tags }, limit, offset);
+    // `experiment_set` and the creator ride on the rows too, so a page costs no extra statement for them.
+    return { ...page, results: page.results.map((read) => primed(ctx, read)) };
   },
 
   async get(ctx: AppContext, projectRef: unknown, id: unknown): Promise<FeatureFlag> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     const flagId = parseId(id);
     if (!flagId) throw requestErrors.notFound();
-    return readOneFlag(ctx, 'f.project_id = ? and f.id = ?', [project.id, flagId]);
+    return found(ctx, await FeatureFlagStore.byId(ctx.em, project.id, flagId));
   },
 
   async getByKey(ctx: AppContext, projectRef: unknown, key: string): Promise<FeatureFlag> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
-    return readOneFlag(ctx, 'f.project_id = ? and f.key = ?', [project.id, key]);
+    return found(ctx, await FeatureFlagStore.byKey(ctx.em, project.id, key));
   },
 
   async create(ctx: AppContext, projectRef: unknown, input: unknown): Promise<FeatureFlag> {
@@ -104,28 +76,18 @@ export const FeatureFlagService = {
 };
 
 /**
- * What rides on each flag row so a read costs no statement per relation: `experiment_set`, and
- * the creator (as JSON, so its columns cannot clash with the flag's). Both prime their loaders,
- * which stay the one way field resolvers reach them.
+ * A read-only flag, no unit of work. What rode on its row (`experiment_set`, the creator) primes
+ * their loaders, which stay the one way field resolvers reach them.
  */
-const RIDERS = `array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids,
-  (select to_jsonb(u) from app_user u where u.id = f.created_by_id) as creator`;
-
-/** A read-only flag, no unit of work. */
-function readFlagRow(
-  ctx: AppContext,
-  { experiment_ids: experimentIds, creator, total_count: _, ...row }: Record<string, unknown>,
-): FeatureFlag {
-  const flag = flagFromRow(row);
-  ctx.loaders.flagExperimentIds.prime(flag.id, (experimentIds as number[]).map(Number));
-  if (creator) ctx.loaders.user.prime(flag.createdBy!.id, userFromRow(creator as Record<string, unknown>));
+function primed(ctx: AppContext, { flag, experimentIds, creator }: FlagRead): FeatureFlag {
+  ctx.loaders.flagExperimentIds.prime(flag.id, experimentIds);
+  if (creator) ctx.loaders.user.prime(flag.createdBy!.id, creator);
   return flag;
 }
 
-async function readOneFlag(ctx: AppContext, where: string, params: unknown[]): Promise<FeatureFlag> {
-  const rows: Array<Record<string, unknown>> = await ctx.em.execute(`select f.*, ${RIDERS} from feature_flag f where ${where}`, params);
-  if (rows.length === 0) throw requestErrors.notFound();
-  return readFlagRow(ctx, rows[0]);
+function found(ctx: AppContext, read: FlagRead | null): FeatureFlag {
+  if (!read) throw requestErrors.notFound();
+  return primed(ctx, read);
 }
 
 /**
@@ -186,10 +148,6 @@ export async function findFlag(em: EntityManager, projectId: number, id: unknown
   const flag = await em.findOne(FeatureFlag, { id: flagId, project: projectId }, lockMode ? { lockMode } : {});
   if (!flag) throw requestErrors.notFound();
   return flag;
-}
-
-async function countPastEnd(qb: QueryBuilder<FeatureFlag, 'f'>): Promise<number> {
-  return qb.clone().limit(undefined).offset(undefined).orderBy({}).getCount();
 }
 
 /**

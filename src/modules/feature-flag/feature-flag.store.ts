@@ -1,8 +1,57 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FeatureFlag } from './feature-flag.entity';
+import { raw } from '@mikro-orm/core';
+import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
+import { containsPattern } from '../../db/sql';
+import type { Page } from '../../pagination';
+import type { User } from '../user/user.entity';
+import { userFromRow } from '../user/user.rows';
+import { FeatureFlag } from './feature-flag.entity';
 import { flagFromRow } from './feature-flag.rows';
 
-/** The feature_flag table's queries for evaluation. */
+export type FlagTypeFilter = 'boolean' | 'multivariant' | 'experiment';
+
+/** What a flag list is narrowed by (each absent, null or empty: no condition). */
+export interface FlagListFilters {
+  search?: string | null;
+  active?: boolean | null;
+  type?: FlagTypeFilter | null;
+  createdById?: number | null;
+  tags?: string[] | null;
+}
+
+/** A flag as the API reads it (a plain object, no unit of work), with what rode on its row. */
+export interface FlagRead {
+  flag: FeatureFlag;
+  /** `experiment_set`: the flag's experiment ids, ascending. */
+  experimentIds: number[];
+  /** The flag's creator; null without one. */
+  creator: User | null;
+}
+
+/**
+ * What rides on each flag row so a read costs no statement per relation: `experiment_set`, and
+ * the creator (as JSON, so its columns cannot clash with the flag's).
+ */
+const RIDERS = `array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids,
+  (select to_jsonb(u) from app_user u where u.id = f.created_by_id) as creator`;
+
+function flagRead({ experiment_ids: experimentIds, creator, total_count: _, ...row }: Record<string, unknown>): FlagRead {
+  return {
+    flag: flagFromRow(row),
+    experimentIds: (experimentIds as number[]).map(Number),
+    creator: creator ? userFromRow(creator as Record<string, unknown>) : null,
+  };
+}
+
+async function readOne(em: EntityManager, where: string, params: unknown[]): Promise<FlagRead | null> {
+  const rows: Array<Record<string, unknown>> = await em.execute(`select f.*, ${RIDERS} from feature_flag f where ${where}`, params);
+  return rows.length === 0 ? null : flagRead(rows[0]);
+}
+
+async function countPastEnd(qb: QueryBuilder<FeatureFlag, 'f'>): Promise<number> {
+  return qb.clone().limit(undefined).offset(undefined).orderBy({}).getCount();
+}
+
+/** The feature_flag table's queries: the API's reads, evaluation's, and the CLI import's. */
 export const FeatureFlagStore = {
   /** A project's non-deleted flags by id, as plain objects (no unit of work). */
   async live(em: EntityManager, projectId: number): Promise<FeatureFlag[]> {
@@ -10,5 +59,61 @@ export const FeatureFlagStore = {
       .getConnection()
       .execute('select * from feature_flag where project_id = ? and not deleted order by id', [projectId]);
     return rows.map(flagFromRow);
+  },
+
+  /**
+   * A page of a project's non-deleted flags, newest first, each with its experiment ids and creator:
+   * one statement (the total rides on the rows as a window count), a second for a page past the end.
+   */
+  async page(em: EntityManager, projectId: number, filters: FlagListFilters, limit: number, offset: number): Promise<Page<FlagRead>> {
+    const qb = em
+      .createQueryBuilder(FeatureFlag, 'f')
+      .select(['f.*'])
+      .addSelect(raw('count(*) over() as total_count'))
+      .addSelect(raw(RIDERS))
+      .where({ project: projectId, deleted: false });
+    if (filters.search)
+      qb.andWhere({ $or: [{ key: { $ilike: containsPattern(filters.search) } }, { name: { $ilike: containsPattern(filters.search) } }] });
+    if (filters.active !== undefined && filters.active !== null) qb.andWhere({ active: filters.active });
+    if (filters.createdById) qb.andWhere({ createdBy: filters.createdById });
+    if (filters.tags?.length) qb.andWhere({ tags: { $overlap: filters.tags.map((t) => t.trim().toLowerCase()) } });
+    if (filters.type === 'boolean') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') = 'null'`);
+    if (filters.type === 'multivariant') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') <> 'null'`);
+    if (filters.type === 'experiment') qb.andWhere('exists (select 1 from experiment e where e.feature_flag_id = f.id)');
+    qb.orderBy({ createdAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
+    // Cloned before it runs: a clone of an executed builder reuses its cached SQL (limit and offset included).
+    const countQb = qb.clone();
+    const rows: Array<Record<string, unknown>> = await qb.execute('all', false);
+    // The window count rides on the page's rows; only a page past the end needs its own count.
+    const count = rows.length > 0 ? Number(rows[0].total_count) : offset > 0 ? await countPastEnd(countQb) : 0;
+    return { count, results: rows.map(flagRead), limit, offset };
+  },
+
+  /** One flag of a project by id, deleted or not, with its experiment ids and creator, or null: one statement. */
+  async byId(em: EntityManager, projectId: number, flagId: number): Promise<FlagRead | null> {
+    return readOne(em, 'f.project_id = ? and f.id = ?', [projectId, flagId]);
+  },
+
+  /** One flag of a project by key (a deleted one too), with its experiment ids and creator, or null: one statement. */
+  async byKey(em: EntityManager, projectId: number, key: string): Promise<FlagRead | null> {
+    return readOne(em, 'f.project_id = ? and f.key = ?', [projectId, key]);
+  },
+
+  /** The id of the project's non-deleted flag with this key, or null: one statement. */
+  async liveIdByKey(em: EntityManager, projectId: number, key: string): Promise<number | null> {
+    const rows: Array<{ id: number }> = await em.execute('select id from feature_flag where project_id = ? and key = ? and not deleted', [
+      projectId,
+      key,
+    ]);
+    return rows.length === 0 ? null : Number(rows[0].id);
+  },
+
+  /** The stored fields a flag import may change, as the row holds them (undefined for an unknown flag): one statement. */
+  async importedFields(em: EntityManager, flagId: number): Promise<Record<string, unknown> | undefined> {
+    const [row]: Array<Record<string, unknown>> = await em.execute(
+      `select key, name, filters, active, ensure_experience_continuity, rollback_conditions, performed_rollback, tags from feature_flag where id = ?`,
+      [flagId],
+    );
+    return row;
   },
 };

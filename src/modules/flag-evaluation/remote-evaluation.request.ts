@@ -1,6 +1,5 @@
 import { remoteEvaluationErrors } from './flag-evaluation.errors';
-import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../validation/fields';
-import { captureErrors } from '../ingestion/ingestion.errors';
+import { parseCaptureJson } from '../ingestion/capture.payload';
 import type { PropertyOverlay } from './evaluation-subject';
 
 /** What one `/flags` or `/decide` request asks (docs/remote-evaluation.md ("The request")), read from its decoded body. */
@@ -31,13 +30,7 @@ const nonEmptyText = (value: unknown): value is string => typeof value === 'stri
 export function parseRemoteEvaluationBody(text: string, query: Record<string, unknown>): RemoteEvaluationRequest {
   let body: Json = {};
   if (text.trim() !== '') {
-    if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH)) throw captureErrors.jsonTooDeep(MAX_JSON_DEPTH);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw captureErrors.invalidJson((error as Error).message);
-    }
+    const value = parseCaptureJson(text);
     // SPEC-GAP: a body that is JSON but not an object (a list, a string) is malformed; `null` is an empty body.
     if (value !== null && !isObject(value)) throw remoteEvaluationErrors.notAnObject();
     body = (value as Json | null) ?? {};

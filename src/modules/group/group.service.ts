@@ -2,11 +2,10 @@ import { groupErrors } from './group.errors';
 import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { clampPage, type Page } from '../../pagination';
-import { containsPattern } from '../../db/sql';
-import { windowPage } from '../event/window-page';
 import type { GroupListArgs } from './group.inputs';
 import { GroupTypeMapping, MAX_GROUP_TYPES } from './group-type-mapping.entity';
-import { Group } from './group.entity';
+import type { Group } from './group.entity';
+import { GroupStore } from './group.store';
 
 /** Reads of groups and group types (docs/ingestion.md §6). */
 export const GroupService = {
@@ -16,13 +15,7 @@ export const GroupService = {
     if (index === null || index === undefined || !Number.isInteger(index) || index < 0 || index >= MAX_GROUP_TYPES)
       throw groupErrors.typeIndexRequired();
     const { limit, offset } = clampPage(args);
-    const qb = ctx.em.createQueryBuilder(Group, 'g').select(['g.*']).where({ project: project.id, groupTypeIndex: index });
-    if (args.search) {
-      const pattern = containsPattern(args.search);
-      qb.andWhere('(g.group_key ilike ? or g.group_properties::text ilike ?)', [pattern, pattern]);
-    }
-    qb.orderBy({ createdAt: 'desc', id: 'desc' });
-    return windowPage(ctx.em, Group, qb, limit, offset);
+    return GroupStore.page(ctx.em, project.id, index, args.search, limit, offset);
   },
 
   async types(ctx: AppContext, projectRef: unknown): Promise<GroupTypeMapping[]> {

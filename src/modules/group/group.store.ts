@@ -1,7 +1,32 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { containsPattern } from '../../db/sql';
+import type { Page } from '../../pagination';
+import { windowPage } from '../event/event.store';
+import { Group } from './group.entity';
 
-/** The group tables' queries for evaluation. */
+/** The group tables' queries for reads and evaluation. */
 export const GroupStore = {
+  /**
+   * A project's groups of one type, newest first, narrowed by a case-insensitive substring of the key or
+   * of the properties' JSON text: one statement, a second for a page past the end.
+   */
+  async page(
+    em: EntityManager,
+    projectId: number,
+    groupTypeIndex: number,
+    search: string | null | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<Page<Group>> {
+    const qb = em.createQueryBuilder(Group, 'g').select(['g.*']).where({ project: projectId, groupTypeIndex });
+    if (search) {
+      const pattern = containsPattern(search);
+      qb.andWhere('(g.group_key ilike ? or g.group_properties::text ilike ?)', [pattern, pattern]);
+    }
+    qb.orderBy({ createdAt: 'desc', id: 'desc' });
+    return windowPage(em, Group, qb, limit, offset);
+  },
+
   /** The project's group types, index → name. */
   async typeNames(em: EntityManager, projectId: number): Promise<Map<number, string>> {
     const rows: Array<{ group_type_index: number; group_type: string }> = await em

@@ -37,17 +37,21 @@ function sanitize(value: unknown): unknown {
   return clean;
 }
 
-/** docs/ingestion.md §1.2 steps 4–6: the JSON, its events, token and sent_at. */
-export function parseCapturePayload(text: string, query: Record<string, unknown>): CapturePayload {
-  if (text.trim() === '') throw captureErrors.noData();
+/** A capture-protocol body's JSON text, with capture's refusals (also for remote evaluation's bodies). */
+export function parseCaptureJson(text: string): unknown {
   // Depth first, on the text: parsing 20 MB of `[` would build ten million nested arrays before any check.
   if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH)) throw captureErrors.jsonTooDeep(MAX_JSON_DEPTH);
-  let value: unknown;
   try {
-    value = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     throw captureErrors.invalidJson((error as Error).message);
   }
+}
+
+/** docs/ingestion.md §1.2 steps 4–6: the JSON, its events, token and sent_at. */
+export function parseCapturePayload(text: string, query: Record<string, unknown>): CapturePayload {
+  if (text.trim() === '') throw captureErrors.noData();
+  let value = parseCaptureJson(text);
   if (UNSTORABLE_ESCAPE.test(text)) value = sanitize(value);
 
   let items: unknown[];

@@ -1,6 +1,6 @@
 import { MAX_GROUP_TYPES } from '../group/group-type-mapping.entity';
 import type { CapturedEvent } from './capture.event';
-import type { Sql } from './ingestion.sql';
+import type { Sql } from './ingestion.store';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);

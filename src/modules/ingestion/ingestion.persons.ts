@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { cut, MAX_DISTINCT_ID, type CapturedEvent } from './capture.event';
-import { RetryableConflict, type Sql } from './ingestion.sql';
+import { RetryableConflict, type Sql } from './ingestion.store';
 import { mergeIntoDatabase } from './person-merge';
 import { applyUpdate, composeUpdates, isEmptyUpdate, updateFromProperties, type PropertyUpdate } from './person-properties';
 

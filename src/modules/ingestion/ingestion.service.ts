@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CapturedEvent } from './capture.event';
 import { GroupWrites, groupTypesNamed, registerGroupTypes, withGroupKeys } from './ingestion.groups';
 import { isPersonless, mergeSource, PersonPlanner, type PersonRef, type StoredOwner } from './ingestion.persons';
-import { inTransaction, type Sql } from './ingestion.sql';
+import { inTransaction, type Sql } from './ingestion.store';
 
 const INSERT_CHUNK = 1000;
 

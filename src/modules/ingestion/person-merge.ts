@@ -1,5 +1,5 @@
 import type { PersonRef } from './ingestion.persons';
-import { RetryableConflict, type Sql } from './ingestion.sql';
+import { RetryableConflict, type Sql } from './ingestion.store';
 
 /**
  * docs/ingestion.md §3.3 "merge" of two stored persons, in the request's transaction: both rows locked

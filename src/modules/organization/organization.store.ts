@@ -23,4 +23,10 @@ export const OrganizationStore = {
       membershipLevel: membership_level === null || membership_level === undefined ? null : Number(membership_level),
     };
   },
+
+  /** Whether an organization with this id exists: one statement. */
+  async exists(em: EntityManager, organizationId: string): Promise<boolean> {
+    const rows: unknown[] = await em.execute('select 1 from organization where id = ?', [organizationId]);
+    return rows.length > 0;
+  },
 };

@@ -2,10 +2,9 @@ import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { requestErrors } from '../../errors';
 import { clampPage, type Page } from '../../pagination';
-import { containsPattern } from '../../db/sql';
-import { windowPage } from '../event/window-page';
 import type { PersonListArgs } from './person.inputs';
 import { Person } from './person.entity';
+import { PersonStore } from './person.store';
 import { isUuid } from '../../validation/fields';
 
 /** Reads of persons (docs/ingestion.md §6); persons are written only by ingestion. */
@@ -13,22 +12,7 @@ export const PersonService = {
   async list(ctx: AppContext, projectRef: unknown, args: PersonListArgs): Promise<Page<Person>> {
     const { project } = await accessProject(ctx, projectRef, 'person:read');
     const { limit, offset } = clampPage(args);
-    const qb = ctx.em.createQueryBuilder(Person, 'p').select(['p.*']).where({ project: project.id });
-    if (args.distinctId) {
-      qb.andWhere('exists (select 1 from person_distinct_id d where d.person_id = p.id and d.project_id = ? and d.distinct_id = ?)', [
-        project.id,
-        args.distinctId,
-      ]);
-    }
-    if (args.search) {
-      const pattern = containsPattern(args.search);
-      qb.andWhere(
-        '(exists (select 1 from person_distinct_id d where d.person_id = p.id and d.distinct_id ilike ?) or p.properties::text ilike ?)',
-        [pattern, pattern],
-      );
-    }
-    qb.orderBy({ createdAt: 'desc', id: 'desc' });
-    return windowPage(ctx.em, Person, qb, limit, offset);
+    return PersonStore.page(ctx.em, project.id, { distinctId: args.distinctId, search: args.search }, limit, offset);
   },
 
   /** By integer id or uuid; anything else, another project's person or one merged away is 404. */

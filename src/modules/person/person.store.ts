@@ -1,5 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { containsPattern } from '../../db/sql';
+import type { Page } from '../../pagination';
 import type { CohortDefinitionRow } from '../cohort/cohort.store';
+import { windowPage } from '../event/event.store';
+import { Person } from './person.entity';
 
 /** What evaluation reads about the person behind a distinct id. */
 export interface PersonForEvaluation {
@@ -11,8 +15,46 @@ export interface PersonForEvaluation {
   cohorts: CohortDefinitionRow[] | null;
 }
 
-/** The person tables' queries for evaluation. */
+/** What a person list is narrowed by (each absent or empty: no condition). */
+export interface PersonListFilters {
+  /** Persons with exactly this distinct id. */
+  distinctId?: string | null;
+  /** A case-insensitive substring of a distinct id or of the properties' JSON text. */
+  search?: string | null;
+}
+
+/** The person tables' queries for reads and evaluation. */
 export const PersonStore = {
+  /** A project's persons, newest first: one statement, a second for a page past the end. */
+  async page(em: EntityManager, projectId: number, filters: PersonListFilters, limit: number, offset: number): Promise<Page<Person>> {
+    const qb = em.createQueryBuilder(Person, 'p').select(['p.*']).where({ project: projectId });
+    if (filters.distinctId) {
+      qb.andWhere('exists (select 1 from person_distinct_id d where d.person_id = p.id and d.project_id = ? and d.distinct_id = ?)', [
+        projectId,
+        filters.distinctId,
+      ]);
+    }
+    if (filters.search) {
+      const pattern = containsPattern(filters.search);
+      qb.andWhere(
+        '(exists (select 1 from person_distinct_id d where d.person_id = p.id and d.distinct_id ilike ?) or p.properties::text ilike ?)',
+        [pattern, pattern],
+      );
+    }
+    qb.orderBy({ createdAt: 'desc', id: 'desc' });
+    return windowPage(em, Person, qb, limit, offset);
+  },
+
+  /** The distinct ids of each of these persons, oldest first (a person without any: absent): one statement. */
+  async distinctIdsOf(em: EntityManager, personIds: readonly number[]): Promise<Map<number, string[]>> {
+    const rows: Array<{ person_id: string | number; distinct_id: string }> = await em
+      .getConnection()
+      .execute('select person_id, distinct_id from person_distinct_id where person_id in (?) order by added_at, id', [[...personIds]]);
+    const byPerson = new Map<number, string[]>();
+    for (const row of rows) byPerson.set(Number(row.person_id), [...(byPerson.get(Number(row.person_id)) ?? []), row.distinct_id]);
+    return byPerson;
+  },
+
   /**
    * The person behind `distinctId` (null: look nobody up, e.g. an id PostgreSQL cannot store) with
    * the static cohorts they belong to and, with `withCohorts`, the project's cohorts: always one

@@ -9,6 +9,7 @@ import { formatTimestamp } from '../../graphql/scalars';
 import { hasField, isUuid, parseInteger, parseList, parseString, requireObject } from '../../validation/fields';
 import { User } from '../user/user.entity';
 import { PersonalApiKey } from './personal-api-key.entity';
+import { PersonalApiKeyStore } from './personal-api-key.store';
 
 export const MAX_KEYS_PER_USER = 10;
 const MAX_LABEL_LENGTH = 40;
@@ -103,12 +104,8 @@ async function parseLimits(ctx: AppContext, user: { id: number }, input: Record<
       return id;
     }) ?? null;
   if (scopedTeams?.length) {
-    const reachable: Array<{ id: number }> = await ctx.em.execute(
-      `select p.id from project p join organization_membership m on m.organization_id = p.organization_id and m.user_id = ?
-        where p.id = any(?::int[])`,
-      [user.id, `{${scopedTeams.join(',')}}`],
-    );
-    if (new Set(reachable.map((row) => Number(row.id))).size !== new Set(scopedTeams).size) throw keyErrors.notMemberOfProjects();
+    const reachable = await PersonalApiKeyStore.memberProjects(ctx.em, user.id, scopedTeams);
+    if (reachable.size !== new Set(scopedTeams).size) throw keyErrors.notMemberOfProjects();
   }
 
   const organizations = hasField(input, 'scopedOrganizations') ? parseTextList(input.scopedOrganizations, 'scoped_organizations') : null;
@@ -118,12 +115,8 @@ async function parseLimits(ctx: AppContext, user: { id: number }, input: Record<
       return id.toLowerCase();
     }) ?? null;
   if (scopedOrganizations?.length) {
-    const joined: Array<{ organization_id: string }> = await ctx.em.execute(
-      'select organization_id from organization_membership where user_id = ? and organization_id = any(?::uuid[])',
-      [user.id, `{${scopedOrganizations.join(',')}}`],
-    );
-    if (new Set(joined.map((row) => row.organization_id)).size !== new Set(scopedOrganizations).size)
-      throw keyErrors.notMemberOfOrganizations();
+    const joined = await PersonalApiKeyStore.memberOrganizations(ctx.em, user.id, scopedOrganizations);
+    if (joined.size !== new Set(scopedOrganizations).size) throw keyErrors.notMemberOfOrganizations();
   }
   return {
     scopes,
@@ -146,7 +139,7 @@ export const PersonalApiKeyService = {
     if (options.projects?.some((id) => parseId(id) === null)) throw keyErrors.invalidProjectIds();
     if ((options.label ?? '').length > MAX_LABEL_LENGTH) throw fieldErrors.maxLength('label', MAX_LABEL_LENGTH);
     if (user.id) {
-      await em.execute('select id from app_user where id = ? for update', [user.id]);
+      await PersonalApiKeyStore.lockUser(em, user.id);
       if ((await em.count(PersonalApiKey, { user: user.id })) >= MAX_KEYS_PER_USER) throw keyErrors.tooMany(MAX_KEYS_PER_USER);
     }
     const key = generatePersonalApiKey();

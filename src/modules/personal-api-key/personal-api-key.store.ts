@@ -3,7 +3,7 @@ import type { Caller } from '../../auth/access';
 import { nullableTimestampOf } from '../../db/rows';
 import { userFromRow } from '../user/user.rows';
 
-/** The personal_api_key table's queries for authentication. */
+/** The personal_api_key table's queries: authentication, and what a key create checks. */
 export const PersonalApiKeyStore = {
   /** The active user and key behind a stored key hash, in one statement; null for an unknown key or an inactive user. */
   async callerByHash(em: EntityManager, secureValue: string): Promise<Caller | null> {
@@ -30,5 +30,29 @@ export const PersonalApiKeyStore = {
 
   async touchLastUsed(em: EntityManager, keyId: number, at: Date): Promise<void> {
     await em.getConnection().execute('update personal_api_key set last_used_at = ? where id = ?', [at, keyId]);
+  },
+
+  /** Of these projects, those in an organization the user is a member of: one statement. */
+  async memberProjects(em: EntityManager, userId: number, projectIds: number[]): Promise<Set<number>> {
+    const rows: Array<{ id: number }> = await em.execute(
+      `select p.id from project p join organization_membership m on m.organization_id = p.organization_id and m.user_id = ?
+        where p.id = any(?::int[])`,
+      [userId, `{${projectIds.join(',')}}`],
+    );
+    return new Set(rows.map((row) => Number(row.id)));
+  },
+
+  /** Of these organizations (lower-case uuids), those the user is a member of: one statement. */
+  async memberOrganizations(em: EntityManager, userId: number, organizationIds: string[]): Promise<Set<string>> {
+    const rows: Array<{ organization_id: string }> = await em.execute(
+      'select organization_id from organization_membership where user_id = ? and organization_id = any(?::uuid[])',
+      [userId, `{${organizationIds.join(',')}}`],
+    );
+    return new Set(rows.map((row) => row.organization_id));
+  },
+
+  /** Locks the user's row until the transaction ends, so key creates for one user take turns: one statement. */
+  async lockUser(em: EntityManager, userId: number): Promise<void> {
+    await em.execute('select id from app_user where id = ? for update', [userId]);
   },
 };

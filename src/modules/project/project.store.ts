@@ -46,6 +46,12 @@ export const ProjectStore = {
     return rows.length === 0 ? null : Number(rows[0].id);
   },
 
+  /** Whether a project with this id exists: one statement. */
+  async exists(em: EntityManager, projectId: number): Promise<boolean> {
+    const rows: unknown[] = await em.execute('select 1 from project where id = ?', [projectId]);
+    return rows.length > 0;
+  },
+
   /** The organization of a project, or null for an unknown project. */
   async organizationOf(em: EntityManager, projectId: number): Promise<string | null> {
     const project = await em.findOne(Project, projectId, { fields: ['organization'] });

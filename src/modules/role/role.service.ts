@@ -11,6 +11,7 @@ import { pyRepr } from '../../validation/python';
 import { FEATURE_FLAGS_RESOURCE, OrganizationResourceAccess } from './organization-resource-access.entity';
 import { DEFAULT_FLAG_ACCESS_LEVEL, FLAG_ACCESS_LEVELS, Role } from './role.entity';
 import { roleErrors } from './role.errors';
+import { RoleStore } from './role.store';
 
 /** An organization's flag access level: its `feature flags` resource-access record, 37 without one. */
 export async function organizationFlagAccessLevel(em: EntityManager, organizationId: string): Promise<number> {
@@ -65,13 +66,9 @@ export const RoleService = {
     const role = await findRole(ctx.em, access.organization.id, roleId);
     requireAdmin(access);
     await ctx.em.transactional(async (em) => {
-      const revoked: Array<{ id: number; key: string; project_id: number }> = await em.execute(
-        `delete from feature_flag_role_access a using feature_flag f
-          where a.role_id = ? and f.id = a.feature_flag_id returning f.id, f.key, f.project_id`,
-        [role.id],
-      );
+      const revoked = await RoleStore.revokeFlagAccess(em, role.id);
       for (const flag of revoked) {
-        await logFlagRoleAccess(em, { project: { id: flag.project_id }, caller: access.caller }, flag, role, false);
+        await logFlagRoleAccess(em, { project: { id: flag.projectId }, caller: access.caller }, flag, role, false);
       }
       await em.nativeDelete(Role, { id: role.id });
     });
@@ -91,12 +88,7 @@ async function writeRole(
   if (hasField(input, 'name')) name = parseString(input.name, 'name', { maxLength: 200 })!;
   else if (mode !== 'patch') throw fieldErrors.required('name');
   if (name !== undefined) {
-    const clash = await em.execute('select 1 from role where organization_id = ? and lower(name) = lower(?) and id is distinct from ?', [
-      access.organization.id,
-      name,
-      role?.id ?? null,
-    ]);
-    if (clash.length) throw roleErrors.nameTaken();
+    if (await RoleStore.nameTaken(em, access.organization.id, name, role?.id ?? null)) throw roleErrors.nameTaken();
   }
   let level: number | undefined;
   if (hasField(input, 'featureFlagsAccessLevel')) level = parseFlagAccessLevel(input.featureFlagsAccessLevel, 'feature_flags_access_level');
