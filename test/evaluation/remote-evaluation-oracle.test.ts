@@ -28,7 +28,7 @@ const stored = (i: number): Record<string, unknown> => ({
   beta: i % 4 === 0,
 });
 
-const SINGLE_STRIDE = process.env.ORACLE_SWEEP === 'full' ? 1 : 4;
+const SINGLE_STRIDE = process.env.ORACLE_SWEEP === 'full' ? 1 : 12;
 
 /** A small deterministic generator (mulberry32), so a failure names the same flags every run. */
 function random(seed: number) {

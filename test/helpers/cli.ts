@@ -1,3 +1,4 @@
+import { runCli } from '../../src/cli/run';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,27 @@ export function transpiledCli() {
     },
     remove() {
       rmSync(out, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The CLI's own entry (src/cli/run.ts) run in this process with captured streams: the same parsing,
+ * commands and exit code as `transpiledCli`, without starting node for every invocation. Suites
+ * keep a few runs as real processes for what only a process shows (the launcher, a terminal).
+ */
+export function inProcessCli() {
+  return {
+    async run(databaseUrl: string, args: string[], options: { stdin?: string } = {}): Promise<CliRun> {
+      let stdout = '';
+      let stderr = '';
+      const code = await runCli(args, {
+        stdout: (text) => void (stdout += text),
+        stderr: (text) => void (stderr += text),
+        readStdin: async () => options.stdin ?? '',
+        env: { ...process.env, DATABASE_URL: databaseUrl },
+      });
+      return { code, stdout, stderr };
     },
   };
 }

@@ -44,6 +44,8 @@ export interface TestApp {
 }
 
 export interface TestAppOptions {
+  /** Commit synchronously, as production does (test/helpers/databases.ts); for tests of query plans. */
+  synchronousCommit?: boolean;
   /** Merged over GENEROUS_RATE_LIMITS; a test of the limits sets small ones. */
   rateLimit?: Partial<RateLimitConfig>;
   corsOrigins?: string[];
@@ -78,7 +80,7 @@ export const isKeyLookup = (sql: string) => /from personal_api_key k join app_us
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const appOptions = options;
   if (options.checkContract !== false) await prepareContractCheck();
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ synchronousCommit: options.synchronousCommit });
   const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4, statementTimeoutMs: options.statementTimeoutMs }));
   const { app, stop } = await createApp({
     orm,

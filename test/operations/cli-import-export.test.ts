@@ -3,26 +3,27 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { COMMAND_HELP } from '../../src/cli/commands';
-import { transpiledCli, type CliRun } from '../helpers/cli';
+import { inProcessCli, transpiledCli, type CliRun } from '../helpers/cli';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { World } from '../helpers/factories';
 
 /**
- * `flags:export` and `flags:import` (README "CLI") as an operator runs them: the CLI's own process
- * beside a running service, over the same database; what they write is read back over REST.
+ * `flags:export` and `flags:import` (README "CLI") as an operator runs them, beside a running
+ * service over the same database; what they write is read back over REST. The CLI's entry runs in
+ * this process (src/cli/run.ts); the progress test starts it as its own process, on a terminal and
+ * on a pipe.
  */
 let cli: ReturnType<typeof transpiledCli>;
 let app: TestApp;
 let world: World;
 let scratch: string;
 
-// Every case starts the CLI as its own process (about a second each, more on a busy machine).
-jest.setTimeout(180_000);
+jest.setTimeout(120_000);
 
 const POSTHOG_EXPORT = path.resolve(__dirname, '../fixtures/posthog-feature-flags.json');
 const IMPORTED = ['key', 'name', 'filters', 'active', 'ensure_experience_continuity', 'rollback_conditions', 'performed_rollback', 'tags'];
 
-const run = (args: string[]) => cli.run(app.orm.config.get('clientUrl'), args);
+const run = (args: string[]) => inProcessCli().run(app.orm.config.get('clientUrl'), args);
 
 const json = (result: CliRun) => {
   // The report on standard output says why an import failed.
@@ -263,8 +264,8 @@ describe('progress', () => {
     expect(onTerminal).toContain('flags:import');
     expect(onTerminal).toContain('3/3');
     expect(onTerminal).toContain('"summary":{"created":3');
-    // On a pipe (every other test here) standard error stays empty.
-    const piped = await run(['flags:import', '--project', String(target.id), POSTHOG_EXPORT]);
+    // On a pipe standard error stays empty.
+    const piped = await cli.run(app.orm.config.get('clientUrl'), ['flags:import', '--project', String(target.id), POSTHOG_EXPORT]);
     expect([piped.code, piped.stderr]).toEqual([0, '']);
   });
 });

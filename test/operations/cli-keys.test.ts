@@ -1,21 +1,22 @@
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { World } from '../helpers/factories';
-import { transpiledCli, type CliRun } from '../helpers/cli';
+import { inProcessCli, transpiledCli, type CliRun } from '../helpers/cli';
 
 /**
- * `key:list` and `key:revoke` as an operator runs them: the CLI's own process beside a running
- * service, over the same database (transpiled on the fly, test/helpers/cli.ts).
+ * `key:list` and `key:revoke` as an operator runs them, beside a running service over the same
+ * database: the CLI's entry in this process, and as its own process for `--help`.
  */
-// Each case starts the CLI as its own process, several times (seconds each on a busy machine).
-jest.setTimeout(120_000);
+jest.setTimeout(60_000);
 
 let cliProcess: ReturnType<typeof transpiledCli>;
 let app: TestApp;
 let world: World;
 type Run = CliRun;
 
-const cli = (args: string[], stdin?: string): Promise<Run> => cliProcess.run(app.orm.config.get('clientUrl')!, args, { stdin });
+/** The CLI's entry in this process (src/cli/run.ts); `--help` below also runs it as its own process. */
+const cli = (args: string[], stdin?: string): Promise<Run> => inProcessCli().run(app.orm.config.get('clientUrl')!, args, { stdin });
+const cliAsProcess = (args: string[]): Promise<Run> => cliProcess.run(app.orm.config.get('clientUrl')!, args);
 
 const json = (run: Run) => {
   expect(run.stderr).toBe('');
@@ -120,8 +121,8 @@ describe('key:revoke', () => {
 });
 
 describe('--help', () => {
-  it('prints usage naming every command, and exits 0', async () => {
-    const run = await cli(['--help']);
+  it('prints usage naming every command, and exits 0; an unknown command exits 1 (as a process)', async () => {
+    const run = await cliAsProcess(['--help']);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     for (const command of ['bootstrap', 'user:create', 'key:create', 'key:list', 'key:revoke', 'project:create'])
@@ -130,7 +131,7 @@ describe('--help', () => {
     const own = await cli(['key:revoke', '-h']);
     expect([own.code, own.stderr]).toEqual([0, '']);
     expect(own.stdout).toMatch(/^Usage: npm run --silent cli -- key:revoke --key/);
-    const unknown = await cli(['nonsense']);
+    const unknown = await cliAsProcess(['nonsense']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('see --help');
   });
