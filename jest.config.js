@@ -9,6 +9,7 @@ const UNIT = [
   '<rootDir>/test/security/sliding-window.test.ts',
   '<rootDir>/test/schema.test.ts',
   '<rootDir>/test/repository.test.ts',
+  '<rootDir>/test/graphql/schema-descriptions.test.ts',
 ];
 
 const shared = {

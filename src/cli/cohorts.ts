@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/access';
 import { AppError, ValidationError } from '../errors';
 import { CohortService } from '../modules/cohort/cohort.service';
+import { CohortStore } from '../modules/cohort/cohort.store';
 import { cohortIdOf } from '../modules/feature-flag/flag-filters.properties';
 import { restInput } from '../rest/input';
 import { routes } from '../rest/routes';
@@ -115,20 +116,15 @@ export async function importCohorts(em: EntityManager, schema: GraphQLSchema, ca
       }
       const body: Record<string, unknown> = { name: entry.name, description: entry.description ?? '', is_static: entry.is_static ?? false };
       if (entry.is_static !== true) body.filters = renameCohorts(entry.filters, ids);
-      const [existing] = result.name
-        ? ((await em.execute('select id from cohort where project_id = ? and name = ? and not deleted order by id limit 1', [
-            projectId,
-            result.name,
-          ])) as Array<{ id: number }>)
-        : [];
+      const existingId = result.name ? await CohortStore.liveIdByName(em, projectId, result.name) : null;
       const wrote = await em.transactional(async (cohortEm) => {
         const ctx = operatorContext(cohortEm, caller);
-        if (!existing)
+        if (existingId === null)
           return {
             status: 'created' as const,
-            cohort: await CohortService.create(ctx, projectId, restInput(schema, 'CohortInput', body, false)),
+            cohort: await CohortService.create(ctx, projectId, restInput(schema, 'CohortCreateInput', body, false)),
           };
-        const current = (await restCohort(schema, cohortEm, caller, projectId, existing.id))!;
+        const current = (await restCohort(schema, cohortEm, caller, projectId, existingId))!;
         if (current.is_static !== body.is_static) {
           throw new ValidationError(
             'invalid_input',
@@ -139,11 +135,11 @@ export async function importCohorts(em: EntityManager, schema: GraphQLSchema, ca
         const same =
           sameJson(current.description ?? null, body.description ?? null) &&
           (body.is_static === true || sameJson(current.filters, body.filters));
-        if (same) return { status: 'unchanged' as const, cohort: { id: existing.id } };
+        if (same) return { status: 'unchanged' as const, cohort: { id: existingId } };
         const { is_static: _fixed, ...changes } = body;
         return {
           status: 'updated' as const,
-          cohort: await CohortService.update(ctx, projectId, existing.id, restInput(schema, 'CohortInput', changes, false)),
+          cohort: await CohortService.update(ctx, projectId, existingId, restInput(schema, 'CohortUpdateInput', changes, false)),
         };
       });
       Object.assign(result, { status: wrote.status, id: wrote.cohort.id });

@@ -15,6 +15,12 @@ import {
 import { fieldErrors } from '../errors';
 import { refusal } from './errors';
 
+/** The description of every `projectId` argument (src/auth/access.ts resolves `@current`). */
+export const PROJECT_ID_DESCRIPTION = "The project's id, or `@current` for the key user's current project.";
+
+/** The description of every `organizationId` argument (src/auth/organization-access.ts resolves `@current`). */
+export const ORGANIZATION_ID_DESCRIPTION = "The organization's UUID, or `@current` for the organization of the key user's current project.";
+
 const TEXT_SCALARS = new Set(['String', 'ID']);
 
 const holdsNul = (value: unknown): boolean =>

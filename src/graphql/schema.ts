@@ -1,5 +1,6 @@
 import { buildSchema } from 'type-graphql';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
 import { withoutRestOnlyFields } from './rest-only';
 import { ExperimentResolver, FeatureFlagExperimentsResolver } from '../modules/experiment/experiment.resolver';
 import { ExperimentResultsResolver } from '../modules/experiment/experiment-results.resolver';
@@ -55,6 +56,20 @@ export const resolvers = [
   ExperimentActivityResolver,
 ] as const;
 
+/** type-graphql builds the root types without a description: these are theirs. */
+const ROOT_DESCRIPTIONS: Record<string, string> = {
+  Query:
+    'Every read. Each field needs a personal API key with the scope its REST twin needs (named in its description). ' +
+    "Fields of the objects returned are REST's in camelCase (`createdAt` is `created_at`) unless a description names another.",
+  Mutation: 'Every write, with the same key, scope, rights, validation and errors as its REST twin.',
+};
+
+const describeRootTypes = (schema: GraphQLSchema): GraphQLSchema =>
+  mapSchema(schema, {
+    [MapperKind.ROOT_OBJECT]: (type) =>
+      ROOT_DESCRIPTIONS[type.name] ? new GraphQLObjectType({ ...type.toConfig(), description: ROOT_DESCRIPTIONS[type.name] }) : type,
+  });
+
 let built: Promise<GraphQLSchema> | null = null;
 let builtPublic: Promise<GraphQLSchema> | null = null;
 
@@ -66,6 +81,6 @@ export function buildAppSchema(): Promise<GraphQLSchema> {
 
 /** What /graphql serves: the whole schema less its REST-only fields. The committed SDL (schema/schema.graphql) must match it. */
 export function buildPublicSchema(): Promise<GraphQLSchema> {
-  builtPublic ??= buildAppSchema().then(withoutRestOnlyFields);
+  builtPublic ??= buildAppSchema().then(withoutRestOnlyFields).then(describeRootTypes);
   return builtPublic;
 }

@@ -260,7 +260,9 @@ export function buildOpenApiDocument({ schema, routes, outside, version }: OpenA
     errors = new Set([...errors].filter((status) => !(String(status) in responses)));
     for (const status of [...errors].sort((a, b) => a - b)) responses[status] = errorResponseRef(status);
 
-    const description = [docs.description, ...descriptions, `Auth: ${route.auth.describe}.`].filter(Boolean).join('\n\n');
+    // The GraphQL field's "(needs `scope`)" is said by the Auth line, in REST's terms.
+    const withoutScope = (text: string) => text.replace(/ \(needs `[^`]+`\)(?=\.?$)/, '');
+    const description = [docs.description, ...descriptions.map(withoutScope), `Auth: ${route.auth.describe}.`].filter(Boolean).join('\n\n');
     return {
       operationId,
       tags: [tagOf(route.path)],

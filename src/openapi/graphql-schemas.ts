@@ -12,6 +12,7 @@ import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLEnumType,
   type GraphQLInputType,
   type GraphQLNamedType,
   type GraphQLObjectType,
@@ -24,6 +25,12 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import type { JsonSchema } from './types';
+
+/** A GraphQL enum on the REST wire: its internal values (REST sends 37 where GraphQL says CAN_ALWAYS_EDIT). */
+function enumSchema(type: GraphQLEnumType): JsonSchema {
+  const values = type.getValues().map((v) => v.value as string | number);
+  return { type: values.every((v) => typeof v === 'number') ? 'integer' : 'string', enum: values };
+}
 
 /**
  * JSON Schemas read from the GraphQL schema: a REST row's response is its operation's selection
@@ -119,7 +126,7 @@ export class SelectionReader {
   private nonNullValue(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined): JsonSchema {
     if (isListType(type)) return { type: 'array', items: this.fieldValue(type.ofType, selectionSet) };
     if (isScalarType(type)) return scalarSchema(type);
-    if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value as string) };
+    if (isEnumType(type)) return enumSchema(type);
     if ((isObjectType(type) || isInterfaceType(type)) && selectionSet) return this.selection(type, selectionSet);
     return {};
   }
@@ -197,7 +204,7 @@ function inputValue(schema: GraphQLSchema, components: ComponentRegistry, type: 
 function inputNonNull(schema: GraphQLSchema, components: ComponentRegistry, type: GraphQLInputType): JsonSchema {
   if (isListType(type)) return { type: 'array', items: inputValue(schema, components, type.ofType) };
   if (isScalarType(type)) return scalarSchema(type);
-  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.value as string) };
+  if (isEnumType(type)) return enumSchema(type);
   if (isInputObjectType(type)) return inputComponent(schema, components, type.name);
   return {};
 }
@@ -214,7 +221,7 @@ export function queryParameterSchema(
   if (isListType(named)) value = { type: 'string', description: 'A JSON list, e.g. ["a","b"].' };
   else if (isScalarType(named) && (named.name === 'JSONObject' || named.name === 'JSON'))
     value = { type: 'string', description: 'A JSON object.' };
-  else if (isEnumType(named)) value = { type: 'string', enum: named.getValues().map((v) => v.value as string) };
+  else if (isEnumType(named)) value = enumSchema(named);
   else if (isScalarType(named)) value = scalarSchema(named);
   else value = { type: 'string' };
   return {

@@ -1,3 +1,4 @@
+import { blastRadiusErrors } from '../modules/flag-evaluation/blast-radius.errors';
 import { FlagEvaluationService } from '../modules/flag-evaluation/flag-evaluation.service';
 import { parseGroupsParam } from '../modules/flag-evaluation/groups-param';
 import { requestErrors } from '../errors';
@@ -93,9 +94,11 @@ export const blastRadius = {
         total_users: totalUsers
       }
     }`),
-  // A body that is not an object cannot become the input object: refused here, after the row's auth.
+  // REST's leniency lives here, not in the schema (where `condition` is required): a body that is not
+  // an object, or has no condition, is refused with the API's messages after the row's auth.
   variables: ({ params, input }: RestRequest) => {
     if (!isPlainObject(input)) throw requestErrors.notADictionary(pyTypeName(input));
+    if (input.condition === undefined || input.condition === null) throw blastRadiusErrors.missingCondition();
     return { projectId: params.project_id, input };
   },
 };

@@ -111,7 +111,7 @@ export const REST_FRAGMENTS = /* GraphQL */ `
   fragment RestRole on Role {
     id
     name
-    feature_flags_access_level: featureFlagsAccessLevel
+    feature_flags_access_level: featureFlagsAccessLevelNumber
     created_at: createdAt
     created_by: createdBy {
       ...RestUser
@@ -128,7 +128,7 @@ export const REST_FRAGMENTS = /* GraphQL */ `
   fragment RestResourceAccess on OrganizationResourceAccess {
     id
     resource
-    access_level: accessLevel
+    access_level: accessLevelNumber
     created_at: createdAt
     updated_at: updatedAt
     created_by: createdBy {

@@ -1,15 +1,23 @@
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
-import { FeatureFlagCreateInput, FeatureFlagUpdateInput } from '../modules/feature-flag/feature-flag.inputs';
+import type { FeatureFlagCreateInput, FeatureFlagReplaceInput, FeatureFlagUpdateInput } from '../modules/feature-flag/feature-flag.inputs';
 import { ExperimentResolver } from '../modules/experiment/experiment.resolver';
 import type { ExperimentCreateInput, ExperimentUpdateInput } from '../modules/experiment/experiment.inputs';
 import { FeatureFlagRoleAccessResolver } from '../modules/role/feature-flag-role-access.resolver';
 import { RoleResolver } from '../modules/role/role.resolver';
 import { RoleMembershipResolver } from '../modules/role/role-membership.resolver';
 import { ResourceAccessResolver } from '../modules/role/resource-access.resolver';
-import type { FeatureFlagRoleAccessInput, ResourceAccessInput, RoleInput, RoleMembershipInput } from '../modules/role/role.inputs';
+import type {
+  FeatureFlagRoleAccessInput,
+  ResourceAccessCreateInput,
+  ResourceAccessReplaceInput,
+  ResourceAccessUpdateInput,
+  RoleCreateInput,
+  RoleMembershipInput,
+  RoleUpdateInput,
+} from '../modules/role/role.inputs';
 import { PersonalApiKeyResolver, type PersonalApiKeyInput } from '../modules/personal-api-key/personal-api-key.resolver';
 import { CohortResolver } from '../modules/cohort/cohort.resolver';
-import type { CohortInput, CohortMembersInput } from '../modules/cohort/cohort.inputs';
+import type { CohortCreateInput, CohortMembersInput, CohortUpdateInput } from '../modules/cohort/cohort.inputs';
 import { restOperation } from './fragments';
 import { blastRadius, evaluationReasons, myFlags } from './evaluation-operations';
 import { flagActivity, flagsActivity } from './activity-operations';
@@ -263,8 +271,8 @@ export const routes: Route[] = [
     path: FLAG,
     auth: projectScope('feature_flag:write'),
     kind: 'mutation',
-    inputType: 'FeatureFlagUpdateInput',
-    call: (ctx, { params, input }) => flags.replaceFeatureFlag(ctx, params.project_id, pathId(params.id), input as FeatureFlagUpdateInput),
+    inputType: 'FeatureFlagReplaceInput',
+    call: (ctx, { params, input }) => flags.replaceFeatureFlag(ctx, params.project_id, pathId(params.id), input as FeatureFlagReplaceInput),
     render: flagById,
     status: 200,
     shape: 'one',
@@ -482,8 +490,8 @@ export const routes: Route[] = [
     path: ROLES,
     auth: organizationScope('organization:write'),
     kind: 'mutation',
-    inputType: 'RoleInput',
-    call: (ctx, { params, input }) => roles.createRole(ctx, params.organization_id, input as RoleInput),
+    inputType: 'RoleCreateInput',
+    call: (ctx, { params, input }) => roles.createRole(ctx, params.organization_id, input as RoleCreateInput),
     render: roleById,
     status: 201,
     shape: 'one',
@@ -502,11 +510,11 @@ export const routes: Route[] = [
     path: ROLE,
     auth: organizationScope('organization:write'),
     kind: 'mutation',
-    inputType: 'RoleInput',
+    inputType: method === 'PUT' ? 'RoleCreateInput' : 'RoleUpdateInput',
     call: (ctx, { params, input }) =>
       method === 'PUT'
-        ? roles.replaceRole(ctx, params.organization_id, params.role_id, input as RoleInput)
-        : roles.updateRole(ctx, params.organization_id, params.role_id, input as RoleInput),
+        ? roles.replaceRole(ctx, params.organization_id, params.role_id, input as RoleCreateInput)
+        : roles.updateRole(ctx, params.organization_id, params.role_id, input as RoleUpdateInput),
     render: roleById,
     status: 200,
     shape: 'one',
@@ -578,8 +586,8 @@ export const routes: Route[] = [
     path: RESOURCE_ACCESSES,
     auth: organizationScope('organization:write'),
     kind: 'mutation',
-    inputType: 'ResourceAccessInput',
-    call: (ctx, { params, input }) => resourceAccess.createResourceAccess(ctx, params.organization_id, input as ResourceAccessInput),
+    inputType: 'ResourceAccessCreateInput',
+    call: (ctx, { params, input }) => resourceAccess.createResourceAccess(ctx, params.organization_id, input as ResourceAccessCreateInput),
     render: resourceAccessById,
     status: 201,
     shape: 'one',
@@ -598,11 +606,11 @@ export const routes: Route[] = [
     path: RESOURCE_ACCESS,
     auth: organizationScope('organization:write'),
     kind: 'mutation',
-    inputType: 'ResourceAccessInput',
+    inputType: method === 'PUT' ? 'ResourceAccessReplaceInput' : 'ResourceAccessUpdateInput',
     call: (ctx, { params, input }) =>
       method === 'PUT'
-        ? resourceAccess.replaceResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessInput)
-        : resourceAccess.updateResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessInput),
+        ? resourceAccess.replaceResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessReplaceInput)
+        : resourceAccess.updateResourceAccess(ctx, params.organization_id, pathId(params.id), input as ResourceAccessUpdateInput),
     render: resourceAccessById,
     status: 200,
     shape: 'one',
@@ -639,8 +647,8 @@ export const routes: Route[] = [
     path: COHORTS,
     auth: projectScope('cohort:write'),
     kind: 'mutation',
-    inputType: 'CohortInput',
-    call: (ctx, { params, input }) => cohorts.createCohort(ctx, params.project_id, input as CohortInput),
+    inputType: 'CohortCreateInput',
+    call: (ctx, { params, input }) => cohorts.createCohort(ctx, params.project_id, input as CohortCreateInput),
     render: cohortById,
     status: 201,
     shape: 'one',
@@ -651,8 +659,8 @@ export const routes: Route[] = [
     path: COHORT,
     auth: projectScope('cohort:write'),
     kind: 'mutation',
-    inputType: 'CohortInput',
-    call: (ctx, { params, input }) => cohorts.updateCohort(ctx, params.project_id, pathId(params.id), input as CohortInput),
+    inputType: 'CohortUpdateInput',
+    call: (ctx, { params, input }) => cohorts.updateCohort(ctx, params.project_id, pathId(params.id), input as CohortUpdateInput),
     render: cohortById,
     status: 200,
     shape: 'one',

@@ -249,13 +249,13 @@ describe('featureFlagActivity and activity', () => {
 
   it('records cohorts: created, updated with changes, deleted and restored; a no-op update writes nothing', async () => {
     const filters = { properties: { type: 'AND', values: [{ key: 'plan', value: 'pro', type: 'person' }] } };
-    const created = await ok(`mutation($p: ID!, $input: CohortInput!) { createCohort(projectId: $p, input: $input) { id } }`, {
+    const created = await ok(`mutation($p: ID!, $input: CohortCreateInput!) { createCohort(projectId: $p, input: $input) { id } }`, {
       p: projectId,
       input: { name: 'Pro users', filters },
     });
     const id = created.createCohort.id;
     const update = (input: Record<string, unknown>) =>
-      ok(`mutation($p: ID!, $id: Int!, $input: CohortInput!) { updateCohort(projectId: $p, id: $id, input: $input) { id } }`, {
+      ok(`mutation($p: ID!, $id: Int!, $input: CohortUpdateInput!) { updateCohort(projectId: $p, id: $id, input: $input) { id } }`, {
         p: projectId,
         id,
         input,

@@ -1,5 +1,5 @@
 import type { World } from '../helpers/factories';
-import { startTestApp, type TestApp } from '../helpers/test-app';
+import { isKeyLookup, startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
 /** Cohorts over GraphQL: the same service and errors as REST, and flag filters resolving their cohorts in one batch. */
@@ -26,7 +26,7 @@ const COHORT = /* GraphQL */ `
 const run = async (query: string, variables: Record<string, unknown>): Promise<any> =>
   (await app.graphql(`${query}\n${COHORT}`, variables, world.owner.key)).body;
 const create = (input: Record<string, unknown>) =>
-  run('mutation($projectId: ID!, $input: CohortInput!) { createCohort(projectId: $projectId, input: $input) { ...Cohort } }', {
+  run('mutation($projectId: ID!, $input: CohortCreateInput!) { createCohort(projectId: $projectId, input: $input) { ...Cohort } }', {
     projectId,
     input,
   });
@@ -70,7 +70,7 @@ it('creates, reads, lists, updates and adds members', async () => {
   expect(added.data.addCohortMembers.count).toBe(1);
 
   const updated = await run(
-    'mutation($projectId: ID!, $id: Int!, $input: CohortInput!) { updateCohort(projectId: $projectId, id: $id, input: $input) { ...Cohort } }',
+    'mutation($projectId: ID!, $id: Int!, $input: CohortUpdateInput!) { updateCohort(projectId: $projectId, id: $id, input: $input) { ...Cohort } }',
     {
       projectId,
       id: dynamic.id,
@@ -145,7 +145,7 @@ const bare = async (query: string, variables: Record<string, unknown>): Promise<
   (await app.graphql(query, variables, world.owner.key)).body;
 const update = (id: number, input: Record<string, unknown>) =>
   run(
-    'mutation($projectId: ID!, $id: Int!, $input: CohortInput!) { updateCohort(projectId: $projectId, id: $id, input: $input) { ...Cohort } }',
+    'mutation($projectId: ID!, $id: Int!, $input: CohortUpdateInput!) { updateCohort(projectId: $projectId, id: $id, input: $input) { ...Cohort } }',
     {
       projectId,
       id,
@@ -283,7 +283,11 @@ it('counts a page of cohorts with one statement for all static counts, the cohor
       body = (await app.graphql(page, { projectId }, world.owner.key)).body;
     });
     expect(body.errors).toBeUndefined();
-    return { sql, results: body.data.cohorts.results as Array<{ isStatic: boolean; count: number | null }> };
+    // The key lookup is remembered for a second: whether a request pays for it depends on timing.
+    return {
+      sql: sql.filter((s) => !isKeyLookup(s)),
+      results: body.data.cohorts.results as Array<{ isStatic: boolean; count: number | null }>,
+    };
   };
   const before = await countStatements();
   // Three more static cohorts: their counts come from the one statement that counts every static cohort of the page.

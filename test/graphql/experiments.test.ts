@@ -1,4 +1,5 @@
 import type { World } from '../helpers/factories';
+import { expectInputRefused, notProvided } from '../helpers/graphql-refusal';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 const F = { events: [{ order: 0, id: '$pageview' }], properties: [] };
@@ -79,8 +80,11 @@ describe('experiments over GraphQL', () => {
   });
 
   it('answers the REST messages as GraphQL errors', async () => {
-    const missing = await create({ name: 'No filters', featureFlagKey: 'gql-none' });
-    expect(missing.body.errors![0]).toMatchObject({
+    // ExperimentCreateInput.filters is non-null: GraphQL refuses a missing one before the resolver runs;
+    // empty filters still reach the service and get its message.
+    expectInputRefused(await create({ name: 'No filters', featureFlagKey: 'gql-none' }), notProvided('filters', 'JSONObject!'));
+    const empty = await create({ name: 'Empty filters', featureFlagKey: 'gql-none', filters: {} });
+    expect(empty.body.errors![0]).toMatchObject({
       message: 'Filters are required to create an Experiment',
       extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'invalid', attr: null },
     });

@@ -1,3 +1,4 @@
+import { expectInputRefused, notProvided, nullGiven } from '../helpers/graphql-refusal';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
 
@@ -61,7 +62,7 @@ const UPDATE = /* GraphQL */ `
 `;
 
 const REPLACE = /* GraphQL */ `
-  mutation Replace($projectId: ID!, $id: Int!, $input: FeatureFlagUpdateInput!) {
+  mutation Replace($projectId: ID!, $id: Int!, $input: FeatureFlagReplaceInput!) {
     replaceFeatureFlag(projectId: $projectId, id: $id, input: $input) {
       ...Flag
     }
@@ -255,7 +256,10 @@ describe('authorization', () => {
       expected,
     );
     expect(
-      onlyError(await app.graphql(REPLACE, { projectId, id: flag.id, input: { key: 'scope-target' } }, readOnly), 'replaceFeatureFlag'),
+      onlyError(
+        await app.graphql(REPLACE, { projectId, id: flag.id, input: { key: 'scope-target', filters: flag.filters } }, readOnly),
+        'replaceFeatureFlag',
+      ),
     ).toEqual(expected);
 
     const other = await app.factories.key(world.owner.user, { scopes: ['experiment:read'] });
@@ -494,8 +498,6 @@ describe('createFeatureFlag', () => {
 
   describe('validation errors: BAD_USER_INPUT with the REST detail, code and attr', () => {
     const cases: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
-      ['no key', {}, { message: 'This field is required.', reason: 'required', attr: 'key' }],
-      ['null key', { key: null }, { message: 'This field may not be null.', reason: 'null', attr: 'key' }],
       ['blank key', { key: '  ' }, { message: 'This field may not be blank.', reason: 'blank', attr: 'key' }],
       [
         'key with a space',
@@ -544,6 +546,15 @@ describe('createFeatureFlag', () => {
     it.each(cases)('%s', async (_name, input, expected) => {
       const res = await app.graphql(CREATE, { projectId, input }, world.owner.key);
       expect(onlyError(res, 'createFeatureFlag')).toEqual({ code: 'BAD_USER_INPUT', type: 'validation_error', ...expected });
+    });
+
+    // FeatureFlagCreateInput.key is String!: GraphQL refuses a missing or null key before the resolver runs
+    // (REST still answers `required` / `null` with attr `key`).
+    it.each([
+      ['no key', {}, notProvided('key', 'String!')],
+      ['null key', { key: null }, nullGiven('input.key', 'String!')],
+    ])('%s', async (_name, input, message) => {
+      expectInputRefused(await app.graphql(CREATE, { projectId, input }, world.owner.key), message);
     });
 
     it('a taken key is `unique`; nothing is created', async () => {
@@ -849,16 +860,17 @@ describe('updateFeatureFlag and replaceFeatureFlag', () => {
     }
   });
 
-  it('replaceFeatureFlag requires key and, when filters are sent, groups (PUT)', async () => {
+  it('replaceFeatureFlag requires key and filters, and groups in the filters (PUT)', async () => {
     const flag = await create({ key: 'put-me', name: 'before', tags: ['t'] });
-    const noKey = await app.graphql(REPLACE, { projectId, id: flag.id, input: { name: 'after' } }, world.owner.key);
-    expect(onlyError(noKey, 'replaceFeatureFlag')).toEqual({
-      message: 'This field is required.',
-      code: 'BAD_USER_INPUT',
-      type: 'validation_error',
-      reason: 'required',
-      attr: 'key',
-    });
+    // FeatureFlagReplaceInput makes key and filters non-null: GraphQL refuses them missing before the resolver runs.
+    expectInputRefused(
+      await app.graphql(REPLACE, { projectId, id: flag.id, input: { name: 'after', filters: flag.filters } }, world.owner.key),
+      notProvided('key', 'String!'),
+    );
+    expectInputRefused(
+      await app.graphql(REPLACE, { projectId, id: flag.id, input: { key: 'put-me', name: 'after' } }, world.owner.key),
+      notProvided('filters', 'JSONObject!'),
+    );
     const noGroups = await app.graphql(
       REPLACE,
       { projectId, id: flag.id, input: { key: 'put-me', filters: { payloads: {} } } },
@@ -886,7 +898,11 @@ describe('updateFeatureFlag and replaceFeatureFlag', () => {
       tags: ['t'],
       version: 2,
     });
-    const stale = await app.graphql(REPLACE, { projectId, id: flag.id, input: { key: 'put-me-renamed', version: 1 } }, world.owner.key);
+    const stale = await app.graphql(
+      REPLACE,
+      { projectId, id: flag.id, input: { key: 'put-me-renamed', filters, version: 1 } },
+      world.owner.key,
+    );
     expect(onlyError(stale, 'replaceFeatureFlag').code).toBe('CONFLICT');
   });
 });

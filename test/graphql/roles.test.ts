@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
+import { expectInputRefused, notAnEnum, notProvided } from '../helpers/graphql-refusal';
 import { flagPaths, orgPaths, roleSteps } from '../helpers/roles';
 
 /**
@@ -44,9 +45,9 @@ const ROLE_FIELDS = /* GraphQL */ `
   }
 `;
 
-const CREATE_ROLE = `mutation ($organizationId: ID!, $input: RoleInput!) { createRole(organizationId: $organizationId, input: $input) { ...RoleFields } } ${ROLE_FIELDS}`;
-const UPDATE_ROLE = `mutation ($organizationId: ID!, $id: String!, $input: RoleInput!) { updateRole(organizationId: $organizationId, id: $id, input: $input) { ...RoleFields } } ${ROLE_FIELDS}`;
-const REPLACE_ROLE = `mutation ($organizationId: ID!, $id: String!, $input: RoleInput!) { replaceRole(organizationId: $organizationId, id: $id, input: $input) { ...RoleFields } } ${ROLE_FIELDS}`;
+const CREATE_ROLE = `mutation ($organizationId: ID!, $input: RoleCreateInput!) { createRole(organizationId: $organizationId, input: $input) { ...RoleFields } } ${ROLE_FIELDS}`;
+const UPDATE_ROLE = `mutation ($organizationId: ID!, $id: String!, $input: RoleUpdateInput!) { updateRole(organizationId: $organizationId, id: $id, input: $input) { ...RoleFields } } ${ROLE_FIELDS}`;
+const REPLACE_ROLE = `mutation ($organizationId: ID!, $id: String!, $input: RoleCreateInput!) { replaceRole(organizationId: $organizationId, id: $id, input: $input) { ...RoleFields } } ${ROLE_FIELDS}`;
 const DELETE_ROLE = `mutation ($organizationId: ID!, $id: String!) { deleteRole(organizationId: $organizationId, id: $id) }`;
 const ROLES = `query ($organizationId: ID!, $limit: Int, $offset: Int) { roles(organizationId: $organizationId, limit: $limit, offset: $offset) { count results { ...RoleFields } } } ${ROLE_FIELDS}`;
 const ROLE = `query ($organizationId: ID!, $id: String!) { role(organizationId: $organizationId, id: $id) { ...RoleFields } } ${ROLE_FIELDS}`;
@@ -61,11 +62,11 @@ const MEMBERSHIP = `query ($organizationId: ID!, $roleId: String!, $id: String!)
   roleMembership(organizationId: $organizationId, roleId: $roleId, id: $id) { ${MEMBERSHIP_FIELDS} } }`;
 
 const RESOURCE_FIELDS = 'id resource accessLevel createdAt updatedAt createdBy { id }';
-const CREATE_RESOURCE = `mutation ($organizationId: ID!, $input: ResourceAccessInput!) {
+const CREATE_RESOURCE = `mutation ($organizationId: ID!, $input: ResourceAccessCreateInput!) {
   createResourceAccess(organizationId: $organizationId, input: $input) { ${RESOURCE_FIELDS} } }`;
-const UPDATE_RESOURCE = `mutation ($organizationId: ID!, $id: Int!, $input: ResourceAccessInput!) {
+const UPDATE_RESOURCE = `mutation ($organizationId: ID!, $id: Int!, $input: ResourceAccessUpdateInput!) {
   updateResourceAccess(organizationId: $organizationId, id: $id, input: $input) { ${RESOURCE_FIELDS} } }`;
-const REPLACE_RESOURCE = `mutation ($organizationId: ID!, $id: Int!, $input: ResourceAccessInput!) {
+const REPLACE_RESOURCE = `mutation ($organizationId: ID!, $id: Int!, $input: ResourceAccessReplaceInput!) {
   replaceResourceAccess(organizationId: $organizationId, id: $id, input: $input) { ${RESOURCE_FIELDS} } }`;
 const DELETE_RESOURCE = `mutation ($organizationId: ID!, $id: Int!) { deleteResourceAccess(organizationId: $organizationId, id: $id) }`;
 const RESOURCES = `query ($organizationId: ID!) { resourceAccesses(organizationId: $organizationId) { count results { ${RESOURCE_FIELDS} } } }`;
@@ -152,7 +153,7 @@ describe('roles', () => {
     expect(created).toEqual({
       id: expect.any(String),
       name: 'Engineering',
-      featureFlagsAccessLevel: 37,
+      featureFlagsAccessLevel: 'CAN_ALWAYS_EDIT',
       createdAt: expect.stringMatching(/Z$/),
       createdBy: { id: admin.user.id, email: admin.user.email },
       members: [],
@@ -164,22 +165,24 @@ describe('roles', () => {
 
     const updated = await ok(
       UPDATE_ROLE,
-      { organizationId, id: created.id, input: { featureFlagsAccessLevel: 21 } },
+      { organizationId, id: created.id, input: { featureFlagsAccessLevel: 'CAN_ONLY_VIEW' } },
       admin.key,
       'updateRole',
     );
-    expect(updated).toEqual({ ...created, featureFlagsAccessLevel: 21 });
+    expect(updated).toEqual({ ...created, featureFlagsAccessLevel: 'CAN_ONLY_VIEW' });
     const renamed = await ok(UPDATE_ROLE, { organizationId, id: created.id, input: { name: 'Platform' } }, admin.key, 'updateRole');
-    expect(renamed).toEqual({ ...created, name: 'Platform', featureFlagsAccessLevel: 21 });
+    expect(renamed).toEqual({ ...created, name: 'Platform', featureFlagsAccessLevel: 'CAN_ONLY_VIEW' });
     const replaced = await ok(
       REPLACE_ROLE,
-      { organizationId, id: created.id, input: { name: 'Core', featureFlagsAccessLevel: 37 } },
+      { organizationId, id: created.id, input: { name: 'Core', featureFlagsAccessLevel: 'CAN_ALWAYS_EDIT' } },
       admin.key,
       'replaceRole',
     );
     expect(replaced).toEqual({ ...created, name: 'Core' });
-    expect(await error(REPLACE_ROLE, { organizationId, id: created.id, input: {} }, admin.key, 'replaceRole')).toEqual(
-      badInput('required', 'This field is required.', 'name'),
+    // `name` is required by RoleCreateInput: GraphQL refuses the variables before the resolver runs.
+    expectInputRefused(
+      await app.graphql(REPLACE_ROLE, { organizationId, id: created.id, input: {} }, admin.key),
+      notProvided('name', 'String!'),
     );
 
     expect(await ok(DELETE_ROLE, { organizationId, id: created.id }, admin.key, 'deleteRole')).toBe(created.id);
@@ -195,18 +198,18 @@ describe('roles', () => {
     expect(await error(CREATE_ROLE, { organizationId, input: { name: 'SUPPORT' } }, admin.key, 'createRole')).toEqual(
       badInput('unique', 'There is already a role with this name.', 'name'),
     );
-    expect(await error(CREATE_ROLE, { organizationId, input: {} }, admin.key, 'createRole')).toEqual(
-      badInput('required', 'This field is required.', 'name'),
-    );
+    // A missing name and a level outside the enum are refused by GraphQL itself (RoleCreateInput, FlagAccessLevel).
+    expectInputRefused(await app.graphql(CREATE_ROLE, { organizationId, input: {} }, admin.key), notProvided('name', 'String!'));
     expect(await error(CREATE_ROLE, { organizationId, input: { name: '  ' } }, admin.key, 'createRole')).toEqual(
       badInput('blank', 'This field may not be blank.', 'name'),
     );
     expect(await error(CREATE_ROLE, { organizationId, input: { name: 'x'.repeat(201) } }, admin.key, 'createRole')).toEqual(
       badInput('max_length', 'Ensure this field has no more than 200 characters.', 'name'),
     );
-    expect(
-      await error(CREATE_ROLE, { organizationId, input: { name: 'Five', featureFlagsAccessLevel: 5 } }, admin.key, 'createRole'),
-    ).toEqual(badInput('invalid_choice', '"5" is not a valid choice.', 'feature_flags_access_level'));
+    expectInputRefused(
+      await app.graphql(CREATE_ROLE, { organizationId, input: { name: 'Five', featureFlagsAccessLevel: 5 } }, admin.key),
+      notAnEnum('input.featureFlagsAccessLevel', 5),
+    );
     const other = await createRole({ name: 'Other' });
     expect(await error(UPDATE_ROLE, { organizationId, id: other.id, input: { name: 'support' } }, admin.key, 'updateRole')).toEqual(
       badInput('unique', 'There is already a role with this name.', 'name'),
@@ -283,7 +286,11 @@ describe('members', () => {
     const role = await createRole({ name: 'Member errors' });
     const add = (input: Record<string, unknown>, key = admin.key, roleId = role.id) =>
       error(ADD_MEMBER, { organizationId, roleId, input }, key, 'addRoleMember');
-    expect(await add({})).toEqual(badInput('required', 'This field is required.', 'user_uuid'));
+    // `userUuid` is required by RoleMembershipInput: GraphQL refuses the variables before the resolver runs.
+    expectInputRefused(
+      await app.graphql(ADD_MEMBER, { organizationId, roleId: role.id, input: {} }, admin.key),
+      notProvided('userUuid', 'String!'),
+    );
     expect(await add({ userUuid: 'nope' })).toEqual(badInput('invalid_input', 'Must be a valid UUID.', 'user_uuid'));
     const outsider = await app.factories.member(null);
     expect(await add({ userUuid: outsider.user.uuid })).toEqual(badInput('invalid_input', 'User does not exist.'));
@@ -302,54 +309,51 @@ describe('resource access and the organization level', () => {
     const own = await app.factories.world();
     const orgId = own.organization.id;
     const ownMember = await app.factories.member(own.organization);
-    expect(await orgLevel(ownMember.key, orgId)).toBe(37);
+    expect(await orgLevel(ownMember.key, orgId)).toBe('CAN_ALWAYS_EDIT');
 
     const created = await ok(
       CREATE_RESOURCE,
-      { organizationId: orgId, input: { resource: 'feature flags', accessLevel: 21 } },
+      { organizationId: orgId, input: { resource: 'feature flags', accessLevel: 'CAN_ONLY_VIEW' } },
       own.owner.key,
       'createResourceAccess',
     );
     expect(created).toEqual({
       id: expect.any(Number),
       resource: 'feature flags',
-      accessLevel: 21,
+      accessLevel: 'CAN_ONLY_VIEW',
       createdAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
       createdBy: { id: own.owner.user.id },
     });
-    expect(await orgLevel(ownMember.key, orgId)).toBe(21);
+    expect(await orgLevel(ownMember.key, orgId)).toBe('CAN_ONLY_VIEW');
     expect(await ok(RESOURCES, { organizationId: orgId }, ownMember.key, 'resourceAccesses')).toEqual({ count: 1, results: [created] });
     expect(await ok(RESOURCE, { organizationId: orgId, id: created.id }, ownMember.key, 'resourceAccess')).toEqual(created);
     // A new role takes the organization's level.
-    expect((await createRole({ name: 'Defaulted' }, own.owner.key, orgId)).featureFlagsAccessLevel).toBe(21);
+    expect((await createRole({ name: 'Defaulted' }, own.owner.key, orgId)).featureFlagsAccessLevel).toBe('CAN_ONLY_VIEW');
 
     const updated = await ok(
       UPDATE_RESOURCE,
-      { organizationId: orgId, id: created.id, input: { accessLevel: 37 } },
+      { organizationId: orgId, id: created.id, input: { accessLevel: 'CAN_ALWAYS_EDIT' } },
       own.owner.key,
       'updateResourceAccess',
     );
-    expect(updated.accessLevel).toBe(37);
-    expect(await orgLevel(ownMember.key, orgId)).toBe(37);
+    expect(updated.accessLevel).toBe('CAN_ALWAYS_EDIT');
+    expect(await orgLevel(ownMember.key, orgId)).toBe('CAN_ALWAYS_EDIT');
     const replaced = await ok(
       REPLACE_RESOURCE,
-      { organizationId: orgId, id: created.id, input: { resource: 'feature flags', accessLevel: 21 } },
+      { organizationId: orgId, id: created.id, input: { resource: 'feature flags', accessLevel: 'CAN_ONLY_VIEW' } },
       own.owner.key,
       'replaceResourceAccess',
     );
-    expect(replaced.accessLevel).toBe(21);
-    expect(
-      await error(
-        REPLACE_RESOURCE,
-        { organizationId: orgId, id: created.id, input: { resource: 'feature flags' } },
-        own.owner.key,
-        'replaceResourceAccess',
-      ),
-    ).toEqual(badInput('required', 'This field is required.', 'access_level'));
+    expect(replaced.accessLevel).toBe('CAN_ONLY_VIEW');
+    // `accessLevel` is required by ResourceAccessReplaceInput: GraphQL refuses the variables before the resolver runs.
+    expectInputRefused(
+      await app.graphql(REPLACE_RESOURCE, { organizationId: orgId, id: created.id, input: { resource: 'feature flags' } }, own.owner.key),
+      notProvided('accessLevel', 'FlagAccessLevel!'),
+    );
 
     expect(await ok(DELETE_RESOURCE, { organizationId: orgId, id: created.id }, own.owner.key, 'deleteResourceAccess')).toBe(created.id);
-    expect(await orgLevel(ownMember.key, orgId)).toBe(37);
+    expect(await orgLevel(ownMember.key, orgId)).toBe('CAN_ALWAYS_EDIT');
     expect(await error(RESOURCE, { organizationId: orgId, id: created.id }, ownMember.key, 'resourceAccess')).toEqual(NOT_FOUND);
   });
 
@@ -358,24 +362,26 @@ describe('resource access and the organization level', () => {
     const orgId = own.organization.id;
     const create = (input: Record<string, unknown>, key = own.owner.key) =>
       error(CREATE_RESOURCE, { organizationId: orgId, input }, key, 'createResourceAccess');
-    expect(await create({ resource: 'experiments', accessLevel: 21 })).toEqual(
+    expect(await create({ resource: 'experiments', accessLevel: 'CAN_ONLY_VIEW' })).toEqual(
       badInput('invalid_choice', '"experiments" is not a valid choice.', 'resource'),
     );
-    expect(await create({ resource: 'feature flags', accessLevel: 5 })).toEqual(
-      badInput('invalid_choice', '"5" is not a valid choice.', 'access_level'),
+    // A level outside the FlagAccessLevel enum is refused by GraphQL itself.
+    expectInputRefused(
+      await app.graphql(CREATE_RESOURCE, { organizationId: orgId, input: { resource: 'feature flags', accessLevel: 5 } }, own.owner.key),
+      notAnEnum('input.accessLevel', 5),
     );
     const ownMember = await app.factories.member(own.organization);
-    expect(await create({ resource: 'feature flags', accessLevel: 21 }, ownMember.key)).toEqual(
+    expect(await create({ resource: 'feature flags', accessLevel: 'CAN_ONLY_VIEW' }, ownMember.key)).toEqual(
       forbidden('You need to have admin level or higher.'),
     );
     await ok(CREATE_RESOURCE, { organizationId: orgId, input: { resource: 'feature flags' } }, own.owner.key, 'createResourceAccess');
-    expect(await create({ resource: 'feature flags', accessLevel: 21 })).toEqual(
+    expect(await create({ resource: 'feature flags', accessLevel: 'CAN_ONLY_VIEW' })).toEqual(
       badInput('unique', 'This resource access already exists.', 'resource'),
     );
     expect(
       await error(
         UPDATE_RESOURCE,
-        { organizationId: orgId, id: 999999, input: { accessLevel: 21 } },
+        { organizationId: orgId, id: 999999, input: { accessLevel: 'CAN_ONLY_VIEW' } },
         own.owner.key,
         'updateResourceAccess',
       ),
@@ -411,7 +417,7 @@ describe('flag role access', () => {
       addedAt: expect.stringMatching(/Z$/),
       updatedAt: expect.stringMatching(/Z$/),
       featureFlag: { id: flag.id, key: 'gql-flag', canEdit: true },
-      role: { id: role.id, name: 'Readers', featureFlagsAccessLevel: 21, associatedFlags: [{ id: flag.id, key: 'gql-flag' }] },
+      role: { id: role.id, name: 'Readers', featureFlagsAccessLevel: 'CAN_ONLY_VIEW', associatedFlags: [{ id: flag.id, key: 'gql-flag' }] },
     });
     const after = await ok(FLAG, { projectId: pid, id: flag.id }, viewer.key, 'featureFlag');
     expect(after).toEqual({
@@ -461,7 +467,8 @@ describe('flag role access', () => {
     const role = await createRole({ name: 'Grantable' });
     const grant = (input: Record<string, unknown>, key = admin.key, flagId = flag.id) =>
       error(GRANT, { projectId, flagId, input }, key, 'grantFeatureFlagRoleAccess');
-    expect(await grant({})).toEqual(badInput('required', 'This field is required.', 'role_id'));
+    // `roleId` is required by FeatureFlagRoleAccessInput: GraphQL refuses the variables before the resolver runs.
+    expectInputRefused(await app.graphql(GRANT, { projectId, flagId: flag.id, input: {} }, admin.key), notProvided('roleId', 'String!'));
     expect(await grant({ roleId: 'abc' })).toEqual(badInput('does_not_exist', 'Invalid pk "abc" - object does not exist.', 'role_id'));
     const unknown = randomUUID();
     expect(await grant({ roleId: unknown })).toEqual(
@@ -497,8 +504,15 @@ describe('flag role access', () => {
       added_at: viaGraphQL.addedAt,
       updated_at: viaGraphQL.updatedAt,
       feature_flag: { id: flag.id, key: 'gql-parity', can_edit: true },
-      role: { id: role.id, name: 'Parity', associated_flags: [{ id: flag.id, key: 'gql-parity' }] },
+      role: {
+        id: role.id,
+        name: 'Parity',
+        // GraphQL names the level (FlagAccessLevel), REST keeps the number.
+        feature_flags_access_level: { CAN_ONLY_VIEW: 21, CAN_ALWAYS_EDIT: 37 }[viaGraphQL.role.featureFlagsAccessLevel as string],
+        associated_flags: [{ id: flag.id, key: 'gql-parity' }],
+      },
     });
+    expect(viaGraphQL.role.featureFlagsAccessLevel).toBe('CAN_ALWAYS_EDIT');
     const restError = await app.request(flagPaths(world.project.id).roleAccesses(flag.id), {
       method: 'POST',
       key: admin.key,

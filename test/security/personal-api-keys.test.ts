@@ -8,6 +8,7 @@ import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 import type { Member, World } from '../helpers/factories';
+import { expectInputRefused, notProvided, VALIDATION_REFUSAL } from '../helpers/graphql-refusal';
 import { fetchChecked } from '../helpers/openapi-contract';
 import { GENEROUS_RATE_LIMITS, startTestApp, type ApiResponse, type RequestOptions, type TestApp } from '../helpers/test-app';
 
@@ -377,10 +378,8 @@ describe('GraphQL: personalApiKeys, createPersonalApiKey, revokePersonalApiKey',
       {},
       user.key,
     );
-    expect(missing.body.errors[0]).toMatchObject({
-      message: 'This field is required.',
-      extensions: { code: 'BAD_USER_INPUT', attr: 'scopes' },
-    });
+    // PersonalApiKeyInput.scopes is required ([String!]!): GraphQL validation refuses the document before the resolver runs.
+    expectInputRefused(missing, notProvided('PersonalApiKeyInput.scopes', '[String!]!'), VALIDATION_REFUSAL);
 
     const stranger = (await app.factories.world()).owner;
     const hidden = await graphql(

@@ -6,7 +6,7 @@ import { ActivityPage, ActivityScopeName, LIMIT_DESCRIPTION, PAGE_DESCRIPTION } 
 
 @Resolver(() => Experiment)
 export class ExperimentActivityResolver {
-  @FieldResolver(() => ActivityPage, { description: "The experiment's activity, newest first (needs activity_log:read)." })
+  @FieldResolver(() => ActivityPage, { description: "The experiment's activity, newest first (needs `activity_log:read`)." })
   activity(
     @Root() experiment: Experiment,
     @Ctx() ctx: AppContext,

@@ -7,7 +7,7 @@ import { ActivityPage, ActivityScopeName, LIMIT_DESCRIPTION, PAGE_DESCRIPTION } 
 
 @Resolver(() => FeatureFlag)
 export class FeatureFlagActivityResolver {
-  @FieldResolver(() => ActivityPage, { description: "The flag's activity, newest first (needs activity_log:read)." })
+  @FieldResolver(() => ActivityPage, { description: "The flag's activity, newest first (needs `activity_log:read`)." })
   activity(
     @Root() flag: FlagRoot,
     @Ctx() ctx: AppContext,

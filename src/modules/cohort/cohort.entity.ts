@@ -15,18 +15,18 @@ import { User } from '../user/user.entity';
 export class Cohort {
   [OptionalProps]?: 'id' | 'description' | 'filters' | 'isStatic' | 'deleted' | 'createdBy' | 'createdAt' | 'updatedAt';
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The cohort's id: the `value` of a flag condition's `cohort` property." })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
   @ManyToOne(() => Project, { deleteRule: 'cascade' })
   project!: Project;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The cohort's name (1 to 400 characters)." })
   @Property({ type: 'text' })
   name!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Free text; `""` by default.' })
   @Property({ type: 'text' })
   description: string = '';
 
@@ -34,11 +34,13 @@ export class Cohort {
   @Property({ type: 'jsonb', nullable: true })
   filters: Record<string, unknown> | null = null;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, {
+    description: 'True for a static cohort (members added by distinct id), false for a dynamic one; fixed at creation.',
+  })
   @Property({ type: 'boolean' })
   isStatic: boolean = false;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the cohort is soft-deleted; flags that still name it treat it as empty.' })
   @Property({ type: 'boolean' })
   deleted: boolean = false;
 
@@ -46,7 +48,7 @@ export class Cohort {
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the cohort was created.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 

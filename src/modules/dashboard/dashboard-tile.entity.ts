@@ -12,7 +12,7 @@ import { Dashboard } from './dashboard.entity';
 export class DashboardTile {
   [OptionalProps]?: 'id' | 'description' | 'color' | 'createdAt';
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The tile's id, which its insight shares." })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -25,7 +25,7 @@ export class DashboardTile {
   @Property({ type: 'text' })
   description: string = '';
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The tile's colour name (e.g. `blue`), or null." })
   @Property({ type: 'text', nullable: true })
   color: string | null = null;
 

@@ -5,7 +5,7 @@ import { Insight } from './dashboard.types';
 
 @Resolver(() => DashboardTile)
 export class DashboardTileResolver {
-  @FieldResolver(() => Insight)
+  @FieldResolver(() => Insight, { description: 'What the tile shows: its definition and computed result.' })
   insight(@Root() tile: TileRoot) {
     return tile;
   }

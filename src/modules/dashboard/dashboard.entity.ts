@@ -15,7 +15,7 @@ import { User } from '../user/user.entity';
 export class Dashboard {
   [OptionalProps]?: 'id' | 'description' | 'filters' | 'tags' | 'createdAt' | 'createdBy';
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The dashboard's id (a flag's `usageDashboardId` names one)." })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -23,11 +23,11 @@ export class Dashboard {
   @ManyToOne(() => Project, { deleteRule: 'cascade' })
   project!: Project;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The dashboard's name, e.g. `Generated Dashboard: <flag key> Usage`." })
   @Property({ type: 'text' })
   name!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Free text; `""` when there is none.' })
   @Property({ type: 'text' })
   description: string = '';
 
@@ -35,11 +35,11 @@ export class Dashboard {
   @Property({ type: 'jsonb' })
   filters: Record<string, unknown> = {};
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "The dashboard's tags; usage dashboards have `feature flags`." })
   @Property({ type: 'text[]' })
   tags: string[] = [];
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the dashboard was created.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 

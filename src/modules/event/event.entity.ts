@@ -40,19 +40,19 @@ export class Event {
   @Property({ type: 'uuid' })
   uuid!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The event's name, e.g. `$feature_flag_called`." })
   @Property({ type: 'text' })
   event!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The distinct id that sent the event.' })
   @Property({ type: 'text' })
   distinctId!: string;
 
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, { description: "The event's properties as stored (with `$group_<index>` added for its groups)." })
   @Property({ type: 'jsonb' })
   properties: Record<string, unknown> = {};
 
-  @Field(() => EventTimestampScalar)
+  @Field(() => EventTimestampScalar, { description: "When the event happened, corrected for the client's clock (docs/ingestion.md §2.2)." })
   @Property({ type: 'timestamptz' })
   timestamp!: Date;
 

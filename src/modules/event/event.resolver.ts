@@ -1,16 +1,21 @@
 import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../context';
+import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import { PageOf } from '../../graphql/page';
 import { EventListArgs } from './event.inputs';
 import { Event } from './event.entity';
 import { EventService } from './event.service';
 
-const EventPage = PageOf(Event, 'EventPage');
+const EventPage = PageOf(Event, 'EventPage', 'events');
 
 @Resolver(() => Event)
 export class EventResolver {
-  @Query(() => EventPage, { description: "A project's events, newest first (needs query:read)." })
-  events(@Ctx() ctx: AppContext, @Arg('projectId', () => ID) projectId: string, @Args() args: EventListArgs) {
+  @Query(() => EventPage, { description: "A project's events, latest `timestamp` first (needs `query:read`)." })
+  events(
+    @Ctx() ctx: AppContext,
+    @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
+    @Args() args: EventListArgs,
+  ) {
     return EventService.list(ctx, projectId, args);
   }
 }

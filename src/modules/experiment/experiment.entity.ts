@@ -6,7 +6,9 @@ import { Project } from '../project/project.entity';
 import { User } from '../user/user.entity';
 
 /** An A/B experiment over a multivariate flag (docs/experiments.md §1). Draft: no start date. */
-@ObjectType()
+@ObjectType({
+  description: 'An A/B test over a multivariate flag (docs/experiments.md): a draft until it starts, running until it ends, then complete.',
+})
 @Entity({ tableName: 'experiment' })
 @Index({ properties: ['project', 'createdAt'] })
 export class Experiment {
@@ -22,26 +24,29 @@ export class Experiment {
     | 'updatedAt'
     | 'createdBy';
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The experiment's id." })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
   @ManyToOne(() => Project, { deleteRule: 'cascade' })
   project!: Project;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The experiment's name, shown in lists (up to 400 characters)." })
   @Property({ type: 'text' })
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Free text (up to 400 characters); null when not set.' })
   @Property({ type: 'text', nullable: true })
   description: string | null = null;
 
-  @Field(() => ExperimentDateTimeScalar, { nullable: true })
+  @Field(() => ExperimentDateTimeScalar, { nullable: true, description: "The experiment's start; null while it is a draft." })
   @Property({ type: 'timestamptz', nullable: true })
   startDate: Date | null = null;
 
-  @Field(() => ExperimentDateTimeScalar, { nullable: true })
+  @Field(() => ExperimentDateTimeScalar, {
+    nullable: true,
+    description: "The experiment's end, later than `startDate`; null until it is set.",
+  })
   @Property({ type: 'timestamptz', nullable: true })
   endDate: Date | null = null;
 
@@ -50,30 +55,32 @@ export class Experiment {
   @ManyToOne(() => FeatureFlag, { deleteRule: 'restrict' })
   featureFlag!: FeatureFlag;
 
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, {
+    description: 'Variants (`feature_flag_variants`), `aggregation_group_type_index` and other settings, as sent; `{}` by default.',
+  })
   @Property({ type: 'jsonb' })
   parameters: Record<string, unknown> = {};
 
-  @Field(() => JSONScalar)
+  @Field(() => JSONScalar, { description: 'A list of secondary metrics, each `{name, filters}`; `[]` by default.' })
   @Property({ type: 'jsonb' })
   secondaryMetrics: unknown[] = [];
 
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, { description: 'The primary metric: a funnel or trend insight definition (docs/experiment-results.md).' })
   @Property({ type: 'jsonb' })
   filters!: Record<string, unknown>;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the experiment is archived; archiving does not change its state.' })
   @Property({ type: 'boolean' })
   archived: boolean = false;
 
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;
 
-  @Field(() => ExperimentDateTimeScalar)
+  @Field(() => ExperimentDateTimeScalar, { description: 'When the experiment was created.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
-  @Field(() => ExperimentDateTimeScalar)
+  @Field(() => ExperimentDateTimeScalar, { description: 'When the experiment was last changed.' })
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }

@@ -8,7 +8,9 @@ import { DateTimeScalar, JSONScalar } from '../../graphql/scalars';
  * A feature flag. `filters` holds the stored form; GraphQL's `filters` field shows the
  * normalised form (see feature-flag.presenter.ts). Computed fields live on the resolver.
  */
-@ObjectType()
+@ObjectType({
+  description: 'A feature flag: release conditions that decide which persons or groups get it, and with which value (docs/rest-api.md §3).',
+})
 @Entity({ tableName: 'feature_flag' })
 // SPEC-GAP: one row per (project, key), deleted or not (docs/rest-api.md §3.4): a create or re-key
 // first hard-deletes a soft-deleted holder, so the unique index also settles concurrent creates.
@@ -34,7 +36,7 @@ export class FeatureFlag {
     | 'hasEnrichedAnalytics'
     | 'version';
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The flag's id." })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -45,18 +47,18 @@ export class FeatureFlag {
   @Property({ type: 'text' })
   name: string = '';
 
-  @Field(() => String)
+  @Field(() => String, { description: "The flag's key, which SDKs ask for: unique in the project; letters, digits, `-` and `_`." })
   @Property({ type: 'text' })
   key!: string;
 
   @Property({ type: 'jsonb' })
   filters: Record<string, unknown> = {};
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the flag is soft-deleted: left out of lists and evaluation until restored.' })
   @Property({ type: 'boolean' })
   deleted: boolean = false;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the flag is on; an inactive flag is false for everyone.' })
   @Property({ type: 'boolean' })
   active: boolean = true;
 
@@ -68,30 +70,33 @@ export class FeatureFlag {
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   lastModifiedBy: User | null = null;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the flag was created (a create may set it).' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "PostHog's experience-continuity switch: stored and sent to SDKs, but this service's evaluation ignores it.",
+  })
   @Property({ type: 'boolean', nullable: true })
   ensureExperienceContinuity: boolean | null = false;
 
-  @Field(() => JSONScalar, { nullable: true })
+  @Field(() => JSONScalar, { nullable: true, description: 'Any JSON, stored as given; nothing here acts on it.' })
   @Property({ type: 'jsonb', nullable: true })
   rollbackConditions: unknown = null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'Stored as given; turning the flag on resets it to false.' })
   @Property({ type: 'boolean', nullable: true })
   performedRollback: boolean | null = null;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "The flag's tags: lower-case, sorted." })
   @Property({ type: 'text[]' })
   tags: string[] = [];
 
-  @Field(() => [Int])
+  @Field(() => [Int], { description: 'Ids of other dashboards of the project linked to the flag, ascending.' })
   @Property({ type: 'integer[]', columnType: 'int[]' })
   analyticsDashboards: number[] = [];
 
@@ -99,11 +104,14 @@ export class FeatureFlag {
   @Property({ type: 'integer', nullable: true })
   usageDashboardId: number | null = null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether the usage dashboard may get the feature view and interaction tiles; null counts as false.',
+  })
   @Property({ type: 'boolean', nullable: true })
   hasEnrichedAnalytics: boolean | null = false;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: '1 when created, one more after every accepted change; send it with an update to detect conflicts.' })
   @Property({ type: 'integer' })
   version: number = 1;
 }

@@ -3,8 +3,8 @@ import { JSONScalar } from '../../graphql/scalars';
 
 @InputType({ description: "A release condition to size (docs/rest-api.md §4.7); values are checked with the API's messages." })
 export class BlastRadiusInput {
-  @Field(() => JSONScalar, { nullable: true, description: '{"properties": [...], "rollout_percentage": n}; the rollout is ignored.' })
-  condition?: unknown;
+  @Field(() => JSONScalar, { description: '{"properties": [...], "rollout_percentage": n}; the rollout is ignored.' })
+  condition!: unknown;
 
   @Field(() => JSONScalar, { nullable: true, description: 'null for persons, 0–4 for groups of that type.' })
   groupTypeIndex?: unknown;
@@ -12,9 +12,9 @@ export class BlastRadiusInput {
 
 @ObjectType({ description: 'How many persons (or groups) a condition matches, of how many.' })
 export class BlastRadius {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many persons (or groups of the type) the condition matches.' })
   usersAffected!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many persons (or groups of the type) the project has.' })
   totalUsers!: number;
 }

@@ -1,5 +1,6 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../context';
+import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import { JSONObjectScalar } from '../../graphql/scalars';
 import { blastRadius } from './blast-radius.service';
 import { BlastRadius, BlastRadiusInput } from './blast-radius.types';
@@ -12,33 +13,37 @@ const GROUPS_DESCRIPTION = 'Group type name → group key; names that are not gr
 export class FlagEvaluationResolver {
   @Query(() => [FlagEvaluation], {
     description:
-      'Every non-deleted flag evaluated for a distinct id over stored persons and groups: active flags by id, then inactive ones.',
+      'Every non-deleted flag evaluated for a distinct id over stored persons and groups: active flags by id, then inactive ones ' +
+      '(needs `feature_flag:read`).',
   })
   featureFlagEvaluations(
     @Ctx() ctx: AppContext,
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('distinctId', () => String) distinctId: string,
+    @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
+    @Arg('distinctId', () => String, { description: 'The distinct id to evaluate the flags for; not empty.' }) distinctId: string,
     @Arg('groups', () => JSONObjectScalar, { nullable: true, description: GROUPS_DESCRIPTION }) groups?: Record<string, unknown> | null,
   ) {
     return FlagEvaluationService.reasons(ctx, projectId, distinctId, groups);
   }
 
-  @Query(() => [MyFeatureFlag], { description: "Every non-deleted flag's value for the caller's own distinct id, newest flags first." })
+  @Query(() => [MyFeatureFlag], {
+    description: "Every non-deleted flag's value for the caller's own distinct id, newest flags first (needs `feature_flag:read`).",
+  })
   myFeatureFlags(
     @Ctx() ctx: AppContext,
-    @Arg('projectId', () => ID) projectId: string,
+    @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
     @Arg('groups', () => JSONObjectScalar, { nullable: true, description: GROUPS_DESCRIPTION }) groups?: Record<string, unknown> | null,
   ) {
     return FlagEvaluationService.mine(ctx, projectId, groups);
   }
 
   @Query(() => BlastRadius, {
-    description: 'How many persons (or groups of one type) a release condition matches now; its rollout is ignored.',
+    description:
+      'How many persons (or groups of one type) a release condition matches now; its rollout is ignored (needs `feature_flag:read`).',
   })
   featureFlagBlastRadius(
     @Ctx() ctx: AppContext,
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('input', () => BlastRadiusInput) input: BlastRadiusInput,
+    @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
+    @Arg('input', () => BlastRadiusInput, { description: 'The condition to measure.' }) input: BlastRadiusInput,
   ) {
     return blastRadius(ctx, projectId, input);
   }

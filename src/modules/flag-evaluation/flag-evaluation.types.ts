@@ -11,17 +11,28 @@ export enum FlagEvaluationReason {
   no_condition_match = 'no_condition_match',
   disabled = 'disabled',
 }
-registerEnumType(FlagEvaluationReason, { name: 'FlagEvaluationReason' });
+registerEnumType(FlagEvaluationReason, {
+  name: 'FlagEvaluationReason',
+  description: 'Why a flag has its value for a subject (docs/evaluation.md §3.3).',
+  valuesConfig: {
+    super_condition_value: { description: "The person has the flag's enrolment property: the super condition decided." },
+    condition_match: { description: 'A condition matched and its rollout let the subject through.' },
+    no_group_type: { description: 'A group flag, but the group type does not exist or `groups` gives no key for it.' },
+    out_of_rollout_bound: { description: "A condition's properties matched, but its rollout left the subject out." },
+    no_condition_match: { description: "No condition's properties matched." },
+    disabled: { description: 'The flag is inactive.' },
+  },
+});
 
 @ObjectType({ description: 'One flag evaluated for one distinct id, with why.' })
 export class FlagEvaluation {
-  @Field(() => String)
+  @Field(() => String, { description: "The flag's key." })
   key!: string;
 
-  @Field(() => JSONScalar, { description: 'false, true or a variant key.' })
+  @Field(() => JSONScalar, { description: "The flag's value: false, true or a variant key." })
   value!: boolean | string;
 
-  @Field(() => FlagEvaluationReason)
+  @Field(() => FlagEvaluationReason, { description: 'Why the flag has this value.' })
   reason!: FlagEvaluationReason;
 
   @Field(() => Int, { nullable: true, description: 'The deciding condition; null for no_group_type and disabled.' })
@@ -30,9 +41,9 @@ export class FlagEvaluation {
 
 @ObjectType({ description: "A flag's value for the caller's own distinct id." })
 export class MyFeatureFlag {
-  @Field(() => FeatureFlag)
+  @Field(() => FeatureFlag, { description: 'The flag.' })
   featureFlag!: FeatureFlag;
 
-  @Field(() => JSONScalar, { description: 'false, true or a variant key.' })
+  @Field(() => JSONScalar, { description: "The flag's value: false, true or a variant key (false when it is inactive)." })
   value!: boolean | string;
 }

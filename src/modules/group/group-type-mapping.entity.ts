@@ -18,19 +18,19 @@ export class GroupTypeMapping {
   @ManyToOne(() => Project, { deleteRule: 'cascade' })
   project!: Project;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The type's name, as events give it (e.g. `company`)." })
   @Property({ type: 'text' })
   groupType!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The type's index, 0–4, given in order of first appearance; flags and groups refer to it." })
   @Property({ type: 'smallint' })
   groupTypeIndex!: number;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "PostHog's display name for one group; always null here (nothing sets it)." })
   @Property({ type: 'text', nullable: true })
   nameSingular: string | null = null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "PostHog's display name for several groups; always null here (nothing sets it)." })
   @Property({ type: 'text', nullable: true })
   namePlural: string | null = null;
 }

@@ -16,19 +16,19 @@ export class Group {
   @ManyToOne(() => Project, { deleteRule: 'cascade' })
   project!: Project;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The group's type, 0–4 (see `groupTypes`)." })
   @Property({ type: 'smallint' })
   groupTypeIndex!: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The group's key, unique within its type (e.g. a company id)." })
   @Property({ type: 'text' })
   groupKey!: string;
 
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, { description: "The group's properties, as `$groupidentify` events set them." })
   @Property({ type: 'jsonb' })
   groupProperties: Record<string, unknown> = {};
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'The timestamp of the event that created the group.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 }

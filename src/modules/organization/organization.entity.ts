@@ -3,20 +3,20 @@ import { Field, ObjectType } from 'type-graphql';
 import { randomUUID } from 'node:crypto';
 import { DateTimeScalar } from '../../graphql/scalars';
 
-@ObjectType()
+@ObjectType({ description: 'An organization: its members, roles and projects, and the default flag access level.' })
 @Entity({ tableName: 'organization' })
 export class Organization {
   [OptionalProps]?: 'id' | 'createdAt';
 
-  @Field(() => String)
+  @Field(() => String, { description: "The organization's UUID: what `organizationId` arguments take." })
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @Field(() => String)
+  @Field(() => String, { description: "The organization's name." })
   @Property({ type: 'text' })
   name!: string;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the organization was created.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 }

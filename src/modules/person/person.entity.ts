@@ -12,22 +12,24 @@ export class Person {
   [OptionalProps]?: 'id' | 'properties' | 'isIdentified' | 'createdAt';
 
   // SPEC-GAP: the column is bigint (docs/ingestion.md §3.1); GraphQL shows it as Int, as REST shows a number.
-  @Field(() => Int)
+  @Field(() => Int, { description: "The person's id." })
   @PrimaryKey({ type: new BigIntType('number'), autoincrement: true })
   id!: number;
 
-  @Field(() => String, { description: 'Fixed for life; events carry it as personId.' })
+  @Field(() => String, { description: "The person's uuid, fixed for life; events carry it as `personId`." })
   @Property({ type: 'uuid' })
   uuid!: string;
 
   @ManyToOne(() => Project, { deleteRule: 'cascade' })
   project!: Project;
 
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, { description: "The person's properties, as `$set`, `$set_once` and `$unset` left them." })
   @Property({ type: 'jsonb' })
   properties: Record<string, unknown> = {};
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, {
+    description: 'Whether the person is identified: set by `$identify`, `$create_alias` and `$merge_dangerously` (docs/ingestion.md §3.3).',
+  })
   @Property({ type: 'boolean' })
   isIdentified: boolean = false;
 

@@ -12,7 +12,7 @@ import { User } from '../user/user.entity';
 export class PersonalApiKey {
   [OptionalProps]?: 'id' | 'label' | 'scopes' | 'scopedTeams' | 'scopedOrganizations' | 'createdAt' | 'lastUsedAt';
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The key's id (not the key itself)." })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -20,7 +20,7 @@ export class PersonalApiKey {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user!: User;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The key's label (up to 40 characters)." })
   @Property({ type: 'varchar', length: 40 })
   label: string = '';
 
@@ -44,11 +44,11 @@ export class PersonalApiKey {
   @Property({ type: 'text[]', nullable: true })
   scopedOrganizations: string[] | null = null;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the key was made.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
-  @Field(() => DateTimeScalar, { nullable: true, description: 'Updated at most hourly.' })
+  @Field(() => DateTimeScalar, { nullable: true, description: 'When the key was last used (updated at most hourly); null if never.' })
   @Property({ type: 'timestamptz', nullable: true })
   lastUsedAt: Date | null = null;
 }

@@ -3,12 +3,12 @@ import type { AppContext } from '../../context';
 import { PersonalApiKey } from './personal-api-key.entity';
 import { PersonalApiKeyService, revealedValue, shownScopes } from './personal-api-key.service';
 
-/** Loose at the type level, like every input: the service answers wrong values with the API's messages. */
-@InputType()
+/** A new key; REST reads bodies with its own lenient rules and the API's messages (src/rest/input.ts). */
+@InputType({ description: 'A new personal API key, at most as broad as the calling key.' })
 export class PersonalApiKeyInput {
-  @Field(() => String, { nullable: true, description: 'Required; at most 40 characters.' }) label?: string | null;
-  @Field(() => [String], { nullable: true, description: 'Required: `<object>:<read|write>` or `*`; `[]` or `["*"]` allow everything.' })
-  scopes?: string[] | null;
+  @Field(() => String, { description: 'At most 40 characters.' }) label!: string;
+  @Field(() => [String], { description: '`<object>:<read|write>` or `*`; `[]` or `["*"]` allow everything.' })
+  scopes!: string[];
   @Field(() => [Int], { nullable: true, description: 'Project ids the key is limited to (projects of your organizations).' })
   scopedTeams?: number[] | null;
   @Field(() => [String], { nullable: true, description: 'Organization UUIDs the key is limited to (organizations you belong to).' })
@@ -22,23 +22,37 @@ export class PersonalApiKeyInput {
  */
 @Resolver(() => PersonalApiKey)
 export class PersonalApiKeyResolver {
-  @Query(() => [PersonalApiKey], { description: "The caller's personal API keys, newest first." })
+  @Query(() => [PersonalApiKey], { description: "The caller's personal API keys, newest first (any key may ask)." })
   personalApiKeys(@Ctx() ctx: AppContext) {
     return PersonalApiKeyService.list(ctx);
   }
 
-  @Query(() => PersonalApiKey, { description: 'One of the caller\'s keys by id; "@current" is the calling key.' })
-  personalApiKey(@Ctx() ctx: AppContext, @Arg('id', () => ID) id: string) {
+  @Query(() => PersonalApiKey, { description: "One of the caller's keys by id (any key may ask)." })
+  personalApiKey(
+    @Ctx() ctx: AppContext,
+    @Arg('id', () => ID, { description: "The key's id, or `@current` for the calling key." }) id: string,
+  ) {
     return PersonalApiKeyService.get(ctx, id);
   }
 
-  @Mutation(() => PersonalApiKey, { description: 'Makes a key for the caller; its `value` is shown in this answer only.' })
-  createPersonalApiKey(@Ctx() ctx: AppContext, @Arg('input', () => PersonalApiKeyInput) input: PersonalApiKeyInput) {
+  @Mutation(() => PersonalApiKey, {
+    description:
+      'Makes a key for the caller (at most 10 per user), no broader than the calling key; its `value` is shown in this answer only.',
+  })
+  createPersonalApiKey(
+    @Ctx() ctx: AppContext,
+    @Arg('input', () => PersonalApiKeyInput, { description: "The new key's label, scopes and limits." }) input: PersonalApiKeyInput,
+  ) {
     return PersonalApiKeyService.createForCaller(ctx, input);
   }
 
-  @Mutation(() => Int, { description: 'Deletes one of the caller\'s keys ("@current": the calling key); answers its id.' })
-  async revokePersonalApiKey(@Ctx() ctx: AppContext, @Arg('id', () => ID) id: string) {
+  @Mutation(() => Int, {
+    description: "Deletes one of the caller's keys and answers its id: the calling key itself, or one no broader than it.",
+  })
+  async revokePersonalApiKey(
+    @Ctx() ctx: AppContext,
+    @Arg('id', () => ID, { description: "The key's id, or `@current` for the calling key." }) id: string,
+  ) {
     return (await PersonalApiKeyService.revoke(ctx, id)).id;
   }
 
@@ -52,7 +66,7 @@ export class PersonalApiKeyResolver {
     return shownScopes(key);
   }
 
-  @FieldResolver(() => Int)
+  @FieldResolver(() => Int, { description: 'The id of the user the key belongs to.' })
   userId(@Root() key: PersonalApiKey): number {
     return key.user.id;
   }

@@ -3,12 +3,15 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { Organization } from '../organization/organization.entity';
 import { DateTimeScalar } from '../../graphql/scalars';
 
-@ObjectType()
+@ObjectType({
+  description:
+    'A project of an organization: it holds flags, experiments, cohorts, dashboards, and the events, persons and groups SDKs send.',
+})
 @Entity({ tableName: 'project' })
 export class Project {
   [OptionalProps]?: 'id' | 'createdAt';
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The project's id: what `projectId` arguments take." })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -16,12 +19,14 @@ export class Project {
   @ManyToOne(() => Organization, { deleteRule: 'cascade' })
   organization!: Organization;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The project's name." })
   @Property({ type: 'text' })
   name!: string;
 
   /** Public SDK token (`phc_…`): identifies the project for SDKs and ingestion; authenticates nothing here. */
-  @Field(() => String)
+  @Field(() => String, {
+    description: 'The public project token (`phc_…`) that SDKs and the capture endpoints send; it authenticates no API call.',
+  })
   @Property({ type: 'text', unique: true })
   apiToken!: string;
 
@@ -29,7 +34,7 @@ export class Project {
   @Property({ type: 'text', unique: true })
   secretApiToken!: string;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the project was created.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 }

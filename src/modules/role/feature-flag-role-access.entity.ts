@@ -5,13 +5,13 @@ import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { Role } from './role.entity';
 
 /** Grants a role edit rights on one flag (docs/rest-api.md §5.4). */
-@ObjectType()
+@ObjectType({ description: "A grant letting one role's members edit one flag (docs/rest-api.md §5.4)." })
 @Entity({ tableName: 'feature_flag_role_access' })
 @Unique({ properties: ['featureFlag', 'role'] })
 export class FeatureFlagRoleAccess {
   [OptionalProps]?: 'id' | 'addedAt' | 'updatedAt';
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The record's id." })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
@@ -22,11 +22,11 @@ export class FeatureFlagRoleAccess {
   @ManyToOne(() => Role, { deleteRule: 'cascade' })
   role!: Role;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the access was granted.' })
   @Property({ type: 'timestamptz' })
   addedAt: Date = new Date();
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the record last changed.' })
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../context';
+import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import { PageOf } from '../../graphql/page';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { FeatureFlagRoleAccess } from './feature-flag-role-access.entity';
@@ -7,56 +8,62 @@ import { FeatureFlagRoleAccessService } from './feature-flag-role-access.service
 import { Role } from './role.entity';
 import { FeatureFlagRoleAccessInput, PageArgsInput } from './role.inputs';
 
-const FeatureFlagRoleAccessPage = PageOf(FeatureFlagRoleAccess, 'FeatureFlagRoleAccessPage');
+const FeatureFlagRoleAccessPage = PageOf(FeatureFlagRoleAccess, 'FeatureFlagRoleAccessPage', 'role-access records');
 
 @Resolver(() => FeatureFlagRoleAccess)
 export class FeatureFlagRoleAccessResolver {
-  @Query(() => FeatureFlagRoleAccessPage, { description: "A flag's role-access records, oldest first." })
+  @Query(() => FeatureFlagRoleAccessPage, { description: "A flag's role-access records, oldest first (needs `feature_flag:read`)." })
   featureFlagRoleAccesses(
     @Ctx() ctx: AppContext,
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('featureFlagId', () => Int) featureFlagId: number,
+    @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
+    @Arg('featureFlagId', () => Int, { description: "The flag's id (a soft-deleted flag will do)." }) featureFlagId: number,
     @Args() page: PageArgsInput,
   ) {
     return FeatureFlagRoleAccessService.list(ctx, projectId, featureFlagId, page);
   }
 
-  @Query(() => FeatureFlagRoleAccess)
+  @Query(() => FeatureFlagRoleAccess, { description: "One of a flag's role-access records (needs `feature_flag:read`)." })
   featureFlagRoleAccess(
     @Ctx() ctx: AppContext,
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('featureFlagId', () => Int) featureFlagId: number,
-    @Arg('id', () => Int) id: number,
+    @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
+    @Arg('featureFlagId', () => Int, { description: "The flag's id; a record of another flag is not found." }) featureFlagId: number,
+    @Arg('id', () => Int, { description: "The record's id." }) id: number,
   ) {
     return FeatureFlagRoleAccessService.get(ctx, projectId, featureFlagId, id);
   }
 
-  @Mutation(() => FeatureFlagRoleAccess, { description: "Lets a role's members edit the flag." })
+  @Mutation(() => FeatureFlagRoleAccess, {
+    description:
+      "Lets a role's members edit the flag (needs `feature_flag:write` and the right to manage its roles: docs/rest-api.md §5.4).",
+  })
   grantFeatureFlagRoleAccess(
     @Ctx() ctx: AppContext,
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('featureFlagId', () => Int) featureFlagId: number,
-    @Arg('input', () => FeatureFlagRoleAccessInput) input: FeatureFlagRoleAccessInput,
+    @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
+    @Arg('featureFlagId', () => Int, { description: "The flag's id (a soft-deleted flag will do)." }) featureFlagId: number,
+    @Arg('input', () => FeatureFlagRoleAccessInput, { description: 'The role to grant.' }) input: FeatureFlagRoleAccessInput,
   ) {
     return FeatureFlagRoleAccessService.create(ctx, projectId, featureFlagId, input);
   }
 
-  @Mutation(() => Int, { description: 'Answers the id of the removed record.' })
+  @Mutation(() => Int, {
+    description:
+      'Removes a role-access record and answers its id (needs `feature_flag:write` and the right to manage its roles: docs/rest-api.md §5.4).',
+  })
   async revokeFeatureFlagRoleAccess(
     @Ctx() ctx: AppContext,
-    @Arg('projectId', () => ID) projectId: string,
-    @Arg('featureFlagId', () => Int) featureFlagId: number,
-    @Arg('id', () => Int) id: number,
+    @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
+    @Arg('featureFlagId', () => Int, { description: "The flag's id; a record of another flag is not found." }) featureFlagId: number,
+    @Arg('id', () => Int, { description: "The record's id." }) id: number,
   ) {
     return (await FeatureFlagRoleAccessService.delete(ctx, projectId, featureFlagId, id)).id;
   }
 
-  @FieldResolver(() => FeatureFlag)
+  @FieldResolver(() => FeatureFlag, { description: 'The flag the role may edit.' })
   featureFlag(@Root() record: FeatureFlagRoleAccess, @Ctx() ctx: AppContext) {
     return ctx.loaders.flag.load(record.featureFlag.id);
   }
 
-  @FieldResolver(() => Role)
+  @FieldResolver(() => Role, { description: 'The role granted access.' })
   role(@Root() record: FeatureFlagRoleAccess, @Ctx() ctx: AppContext) {
     return ctx.loaders.role.load(record.role.id);
   }

@@ -1,3 +1,4 @@
+import { FlagAccessLevelName } from './role.entity';
 import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
@@ -8,32 +9,35 @@ import { User } from '../user/user.entity';
 export const FEATURE_FLAGS_RESOURCE = 'feature flags';
 
 /** An organization's default access level for a resource; without a record, flags are level 37. */
-@ObjectType()
+@ObjectType({
+  description:
+    "An organization's access level for a resource: its flag access level, the only resource being `feature flags` (docs/rest-api.md §5.3).",
+})
 @Entity({ tableName: 'organization_resource_access' })
 @Unique({ properties: ['organization', 'resource'] })
 export class OrganizationResourceAccess {
   [OptionalProps]?: 'id' | 'createdAt' | 'updatedAt' | 'createdBy';
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The record's id." })
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;
 
   @ManyToOne(() => Organization, { deleteRule: 'cascade' })
   organization!: Organization;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Always `feature flags`.' })
   @Property({ type: 'text' })
   resource!: string;
 
-  @Field(() => Int)
+  @Field(() => FlagAccessLevelName, { description: "The organization's flag access level (REST: `access_level`, 21 or 37)." })
   @Property({ type: 'smallint' })
   accessLevel!: number;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the record was created.' })
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the record last changed.' })
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 

@@ -5,13 +5,13 @@ import { DateTimeScalar } from '../../graphql/scalars';
 import { User } from '../user/user.entity';
 import { Role } from './role.entity';
 
-@ObjectType()
+@ObjectType({ description: "A user's membership of a role." })
 @Entity({ tableName: 'role_membership' })
 @Unique({ properties: ['role', 'user'] })
 export class RoleMembership {
   [OptionalProps]?: 'id' | 'joinedAt' | 'updatedAt';
 
-  @Field(() => String)
+  @Field(() => String, { description: "The membership's UUID (not the user's)." })
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
@@ -22,11 +22,11 @@ export class RoleMembership {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user!: User;
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the user was added to the role.' })
   @Property({ type: 'timestamptz' })
   joinedAt: Date = new Date();
 
-  @Field(() => DateTimeScalar)
+  @Field(() => DateTimeScalar, { description: 'When the membership last changed.' })
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }
