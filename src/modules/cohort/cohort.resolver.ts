@@ -1,10 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../context';
 import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
-import { flagCohortIds } from '../../evaluation/cohort-match';
 import { PageOf } from '../../graphql/page';
-import { FeatureFlag } from '../feature-flag/feature-flag.entity';
-import type { FlagRoot } from '../feature-flag/feature-flag.rows';
 import { User } from '../user/user.entity';
 import { Cohort } from './cohort.entity';
 import { CohortCreateInput, CohortListArgs, CohortMembersInput, CohortUpdateInput } from './cohort.inputs';
@@ -75,19 +72,5 @@ export class CohortResolver {
   @FieldResolver(() => User, { nullable: true, description: 'Who created the cohort; null once that user is gone.' })
   createdBy(@Root() cohort: CohortRoot, @Ctx() ctx: AppContext) {
     return cohort.createdBy ? ctx.loaders.user.load(cohort.createdBy.id) : null;
-  }
-}
-
-@Resolver(() => FeatureFlag)
-export class FeatureFlagCohortsResolver {
-  @FieldResolver(() => [Cohort], {
-    description: "The cohorts the flag's conditions name, by id (missing ones left out); batched per request.",
-  })
-  async cohorts(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
-    const ids = [...new Set(flagCohortIds(flag.filters))].sort((a, b) => a - b);
-    const found = await ctx.loaders.cohort.loadMany(ids);
-    return found.filter(
-      (cohort): cohort is Cohort => cohort !== null && !(cohort instanceof Error) && cohort.project.id === flag.project.id,
-    );
   }
 }

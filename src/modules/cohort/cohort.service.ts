@@ -1,17 +1,19 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessProject, callerReference, parseId } from '../../auth/access';
 import type { AppContext } from '../../context';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { requestErrors } from '../../errors';
 import { storableText } from '../../db/sql';
+import { requestErrors } from '../../errors';
+import { flagCohortIds } from '../../evaluation/cohort-match';
 import { clampPage, type Page, type PageArgs } from '../../pagination';
 import { requireObject } from '../../validation/fields';
+import { cohortSnapshot, logCohortCreated, logCohortUpdated } from '../activity/activity.log';
+import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { Cohort } from './cohort.entity';
 import { cohortErrors } from './cohort.errors';
 import { loadProjectCohorts } from './cohort.lookups';
 import { CohortStore } from './cohort.store';
 import { parseDistinctIds, validateCohortInput } from './cohort.validation';
-import { cohortSnapshot, logCohortCreated, logCohortUpdated } from '../activity/activity.log';
 
 async function findRow(em: EntityManager, projectId: number, id: unknown): Promise<Cohort> {
   const cohortId = parseId(id);
@@ -29,6 +31,15 @@ const lockProjectCohorts = (em: EntityManager, projectId: number) => CohortStore
 
 /** Cohorts of a project (docs/cohorts.md): reads map rows to plain objects; writes are one transaction each. */
 export const CohortService = {
+  /** The cohorts a flag's conditions name, by id, through the request's loader; missing and foreign ones left out. */
+  async namedBy(ctx: AppContext, flag: Pick<FeatureFlag, 'filters' | 'project'>): Promise<Cohort[]> {
+    const ids = [...new Set(flagCohortIds(flag.filters))].sort((a, b) => a - b);
+    const found = await ctx.loaders.cohort.loadMany(ids);
+    return found.filter(
+      (cohort): cohort is Cohort => cohort !== null && !(cohort instanceof Error) && cohort.project.id === flag.project.id,
+    );
+  },
+
   /** Non-deleted cohorts, newest id first. */
   async list(ctx: AppContext, projectRef: unknown, args: PageArgs): Promise<Page<Cohort>> {
     const { project } = await accessProject(ctx, projectRef, 'cohort:read');

@@ -1,9 +1,9 @@
 import { Arg, Ctx, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import type { AppContext } from '../../context';
+import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import { DateTimeScalar, JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
-import { Experiment } from './experiment.entity';
 import { ExperimentResultsService } from './experiment-results.service';
+import { Experiment } from './experiment.entity';
 
 @ObjectType({ description: "An experiment metric's computed result (docs/experiment-results.md)." })
 export class ExperimentResults {

@@ -1,5 +1,4 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import { PageOf } from '../../graphql/page';
@@ -8,7 +7,6 @@ import { User } from '../user/user.entity';
 import { Experiment } from './experiment.entity';
 import { ExperimentCreateInput, ExperimentListArgs, ExperimentUpdateInput } from './experiment.inputs';
 import { ExperimentService, type ExperimentStatus } from './experiment.service';
-import type { FlagRoot } from '../feature-flag/feature-flag.rows';
 
 const ExperimentPage = PageOf(Experiment, 'ExperimentPage', 'experiments');
 
@@ -82,15 +80,5 @@ export class ExperimentResolver {
   @FieldResolver(() => User, { nullable: true, description: 'Who created the experiment; null once that user is gone.' })
   createdBy(@Root() experiment: Experiment, @Ctx() ctx: AppContext) {
     return experiment.createdBy ? ctx.loaders.user.load(experiment.createdBy.id) : null;
-  }
-}
-
-@Resolver(() => FeatureFlag)
-export class FeatureFlagExperimentsResolver {
-  @FieldResolver(() => [Experiment], { description: 'The experiments using this flag, ascending id (needs `experiment:read`).' })
-  async experiments(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
-    // Reached through a flag (feature_flag:read), but it reads experiments: the scope of their REST twin.
-    await accessProject(ctx, flag.project.id, 'experiment:read');
-    return ctx.loaders.flagExperiments.load(flag.id);
   }
 }

@@ -1,19 +1,19 @@
-import { experimentErrors } from './experiment.errors';
-import { changingDefinitions } from '../flag-evaluation/definitions-changes';
-import { containsPattern } from '../../db/sql';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { accessProject, parseId, type ProjectAccess, callerReference } from '../../auth/access';
+import { accessProject, callerReference, parseId, type ProjectAccess } from '../../auth/access';
 import type { AppContext } from '../../context';
+import { containsPattern } from '../../db/sql';
 import { requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
 import { requireObject } from '../../validation/fields';
 import { isPlainObject } from '../../validation/python';
+import { experimentSnapshot, logExperimentCreated, logExperimentDeleted, logExperimentUpdated } from '../activity/activity.log';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { createFlag, requireFlagEditor, updateFlag, withUniqueKey } from '../feature-flag/feature-flag.service';
+import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { Experiment } from './experiment.entity';
+import { experimentErrors } from './experiment.errors';
 import { ExperimentStore } from './experiment.store';
-import { experimentSnapshot, logExperimentCreated, logExperimentDeleted, logExperimentUpdated } from '../activity/activity.log';
 import {
   checkDateOrder,
   flagVariants,
@@ -33,6 +33,12 @@ export interface ExperimentListArgs extends PageArgs {
 
 /** Experiments and their linked flag (docs/experiments.md §1–§5). Flag changes are ordinary flag writes. */
 export const ExperimentService = {
+  /** The experiments using a flag, ascending id. Reached through a flag (feature_flag:read), it needs the experiments' own scope. */
+  async usingFlag(ctx: AppContext, flag: Pick<FeatureFlag, 'id' | 'project'>): Promise<Experiment[]> {
+    await accessProject(ctx, flag.project.id, 'experiment:read');
+    return ctx.loaders.flagExperiments.load(flag.id);
+  },
+
   async list(ctx: AppContext, projectRef: unknown, args: ExperimentListArgs): Promise<Page<Experiment>> {
     const { project } = await accessProject(ctx, projectRef, 'experiment:read');
     const where: Record<string, unknown> = { project: project.id };
