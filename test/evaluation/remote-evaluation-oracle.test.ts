@@ -183,6 +183,9 @@ beforeAll(async () => {
   }
   const options = {
     host: app.baseUrl,
+    // posthog-node gives up on a /flags request after 3 s and answers undefined; a loaded CI machine
+    // (the full sweep asks a person's 24 flags at once) can take longer, which is not a wrong answer.
+    featureFlagsRequestTimeoutMs: 60_000,
     featureFlagsPollingInterval: 600_000,
     disableGeoip: true,
     fetchRetryCount: 0,
