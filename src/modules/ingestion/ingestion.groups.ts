@@ -1,5 +1,6 @@
 import { MAX_GROUP_TYPES } from '../group/group-type-mapping.entity';
 import type { CapturedEvent } from './capture.event';
+import { IngestionGroupStore, type GroupTypeInsert, type GroupWrite } from './ingestion-groups.store';
 import type { Sql } from './ingestion.store';
 
 type Json = Record<string, unknown>;
@@ -48,14 +49,10 @@ export async function registerGroupTypes(
   known: Map<string, number>,
 ): Promise<Map<string, number>> {
   if (wanted.every((type) => known.has(type)) || known.size >= MAX_GROUP_TYPES) return known;
-  await sql('select 1 from project where id = $1 for no key update', [projectId]);
-  const rows = await sql<{ group_type: string; group_type_index: number }>(
-    'select group_type, group_type_index from group_type_mapping where project_id = $1',
-    [projectId],
-  );
-  const mapping = new Map(rows.map((row) => [row.group_type, row.group_type_index]));
+  await IngestionGroupStore.lockProject(sql, projectId);
+  const mapping = await IngestionGroupStore.groupTypes(sql, projectId);
   const taken = new Set(mapping.values());
-  const added: Array<{ type: string; index: number }> = [];
+  const added: GroupTypeInsert[] = [];
   for (const type of wanted) {
     if (mapping.has(type)) continue;
     let index = 0;
@@ -65,13 +62,7 @@ export async function registerGroupTypes(
     mapping.set(type, index);
     added.push({ type, index });
   }
-  if (added.length > 0) {
-    await sql(
-      `insert into group_type_mapping (project_id, group_type, group_type_index)
-       select $1, x.type, x.index from jsonb_to_recordset($2::jsonb) as x(type text, index smallint)`,
-      [projectId, JSON.stringify(added)],
-    );
-  }
+  if (added.length > 0) await IngestionGroupStore.insertGroupTypes(sql, projectId, added);
   return mapping;
 }
 
@@ -85,13 +76,6 @@ export function withGroupKeys(event: CapturedEvent, mapping: Map<string, number>
     if (index !== undefined && key !== null) properties[`$group_${index}`] = key;
   }
   return properties;
-}
-
-interface GroupWrite {
-  index: number;
-  key: string;
-  properties: Json;
-  createdAt: Date;
 }
 
 /** `$groupidentify` effects of a request, merged per group in order (the first event's time creates). */
@@ -113,13 +97,6 @@ export class GroupWrites {
   /** One upsert: new groups take the properties, existing ones merge them shallowly (new wins). */
   async save(sql: Sql, projectId: number) {
     if (this.writes.size === 0) return;
-    await sql(
-      `insert into "group" (project_id, group_type_index, group_key, group_properties, created_at)
-       select $1, x.index, x.key, x.properties, x.created_at
-         from jsonb_to_recordset($2::jsonb) as x(index smallint, key text, properties jsonb, created_at timestamptz)
-       on conflict (project_id, group_type_index, group_key)
-       do update set group_properties = "group".group_properties || excluded.group_properties`,
-      [projectId, JSON.stringify([...this.writes.values()].map((w) => ({ ...w, created_at: w.createdAt })))],
-    );
+    await IngestionGroupStore.upsertGroups(sql, projectId, [...this.writes.values()]);
   }
 }

@@ -1,16 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { cut, MAX_DISTINCT_ID, type CapturedEvent } from './capture.event';
-import { RetryableConflict, type Sql } from './ingestion.store';
+import { IngestionPersonStore } from './ingestion-persons.store';
+import { RetryableConflict, type Sql, type StoredOwner } from './ingestion.store';
 import { mergeIntoDatabase } from './person-merge';
 import { applyUpdate, composeUpdates, isEmptyUpdate, updateFromProperties, type PropertyUpdate } from './person-properties';
-
-export interface StoredOwner {
-  distinct_id: string;
-  id: number;
-  uuid: string;
-  is_identified: boolean;
-  created_at: string;
-}
 
 /** A person as this request sees it, with the writes it still owes the database. */
 export interface PersonRef {
@@ -192,24 +185,16 @@ export class PersonPlanner {
     this.created = [];
     const creations = new Map(created.map((ref) => [ref, ref.update]));
     if (created.length > 0) {
-      const rows = await this.sql<{ id: string; uuid: string }>(
-        `insert into person (project_id, uuid, properties, is_identified, created_at)
-         select $1, x.uuid, x.properties, x.is_identified, x.created_at
-           from jsonb_to_recordset($2::jsonb) as x(uuid uuid, properties jsonb, is_identified boolean, created_at timestamptz)
-         returning id, uuid`,
-        [
-          this.projectId,
-          JSON.stringify(
-            created.map((ref) => ({
-              uuid: ref.uuid,
-              properties: applyUpdate({}, ref.update ?? emptyUpdate()),
-              is_identified: ref.isIdentified,
-              created_at: ref.createdAt,
-            })),
-          ),
-        ],
+      const ids = await IngestionPersonStore.insertPersons(
+        this.sql,
+        this.projectId,
+        created.map((ref) => ({
+          uuid: ref.uuid,
+          properties: applyUpdate({}, ref.update ?? emptyUpdate()),
+          is_identified: ref.isIdentified,
+          created_at: ref.createdAt,
+        })),
       );
-      const ids = new Map(rows.map((row) => [row.uuid, Number(row.id)]));
       for (const ref of created) Object.assign(ref, { id: ids.get(ref.uuid)!, isNew: false, update: null });
     }
     await this.saveDistinctIds(creations);
@@ -226,32 +211,28 @@ export class PersonPlanner {
     const added = this.added;
     this.added = [];
     if (added.length === 0) return;
-    const rows = added.map((distinctId, n) => ({ d: distinctId, p: this.ownerOf(distinctId)!.id, n }));
-    const inserted = await this.sql<{ distinct_id: string }>(
-      `insert into person_distinct_id (project_id, distinct_id, person_id, added_at)
-       select $1, x.d, x.p, $3 from jsonb_to_recordset($2::jsonb) as x(d text, p bigint, n int) order by x.n
-       on conflict (project_id, distinct_id) do nothing
-       returning distinct_id`,
-      [this.projectId, JSON.stringify(rows), this.now],
+    const inserted = await IngestionPersonStore.insertDistinctIds(
+      this.sql,
+      this.projectId,
+      added.map((distinctId) => ({ distinctId, personId: this.ownerOf(distinctId)!.id! })),
+      this.now,
     );
     if (inserted.length === added.length) return;
-    const won = new Set(inserted.map((row) => row.distinct_id));
+    const won = new Set(inserted);
     const lost = added.filter((id) => !won.has(id));
     const losers = lost.map((id) => this.ownerOf(id)!);
     if (losers.some((ref) => !creations.has(ref) || ref.distinctIds.length !== 1)) throw new RetryableConflict('distinct id taken');
-    await this.sql('delete from person where id = any($1::bigint[])', [losers.map((ref) => ref.id)]);
-    const winners = await this.sql<{ distinct_id: string; id: string; uuid: string; is_identified: boolean; created_at: Date }>(
-      `select d.distinct_id, p.id, p.uuid, p.is_identified, p.created_at
-         from person_distinct_id d join person p on p.id = d.person_id
-        where d.project_id = $1 and d.distinct_id = any($2::text[]) for share of d`,
-      [this.projectId, lost],
+    await IngestionPersonStore.deletePersons(
+      this.sql,
+      losers.map((ref) => ref.id!),
     );
+    const winners = await IngestionPersonStore.ownersOf(this.sql, this.projectId, lost);
     if (winners.length !== lost.length || new Set(winners.map((w) => w.id)).size !== winners.length)
       throw new RetryableConflict('distinct id moved');
     for (const winner of winners) {
       const ref = this.ownerOf(winner.distinct_id)!;
       Object.assign(ref, {
-        id: Number(winner.id),
+        id: winner.id,
         uuid: winner.uuid,
         createdAt: winner.created_at,
         update: creations.get(ref) ?? null,
@@ -267,21 +248,15 @@ export class PersonPlanner {
       (ref) => !ref.isNew && !ref.mergedInto && (ref.identify || (ref.update !== null && !isEmptyUpdate(ref.update))),
     );
     if (pending.length === 0) return;
-    const rows = pending.map((ref) => ({
-      id: ref.id,
-      so: ref.update?.setOnce ?? {},
-      s: ref.update?.set ?? {},
-      u: ref.update?.unset ?? [],
-      i: ref.identify,
-    }));
-    await this.sql.prepared(
-      'update_persons',
-      `update person p
-          set properties = (x.so || p.properties || x.s) - array(select jsonb_array_elements_text(x.u)),
-              is_identified = p.is_identified or x.i
-         from jsonb_to_recordset($1::jsonb) as x(id bigint, so jsonb, s jsonb, u jsonb, i boolean)
-        where p.id = x.id`,
-      [JSON.stringify(rows)],
+    await IngestionPersonStore.updatePersons(
+      this.sql,
+      pending.map((ref) => ({
+        id: ref.id!,
+        setOnce: ref.update?.setOnce ?? {},
+        set: ref.update?.set ?? {},
+        unset: ref.update?.unset ?? [],
+        identify: ref.identify,
+      })),
     );
     for (const ref of pending) Object.assign(ref, { update: null, identify: false });
   }

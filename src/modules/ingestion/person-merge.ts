@@ -1,4 +1,5 @@
 import type { PersonRef } from './ingestion.persons';
+import { IngestionPersonStore } from './ingestion-persons.store';
 import { RetryableConflict, type Sql } from './ingestion.store';
 
 /**
@@ -8,32 +9,24 @@ import { RetryableConflict, type Sql } from './ingestion.store';
  * the source is deleted. The source's `is_identified` is read again under the lock, and a merge
  * into an identified person is refused unless `dangerous`.
  *
- * Person-keyed flag data (hash-key overrides, static-cohort memberships) must move here too once
- * those tables exist, the target's rows winning conflicts.
+ * Person-keyed flag data (hash-key overrides, static-cohort memberships) must move too
+ * (IngestionPersonStore.mergePersons) once those tables exist, the target's rows winning conflicts.
  */
 export async function mergeIntoDatabase(sql: Sql, projectId: number, target: PersonRef, source: PersonRef, dangerous: boolean) {
-  const rows = await sql<{ id: string; properties: Record<string, unknown>; is_identified: boolean; created_at: Date }>(
-    'select id, properties, is_identified, created_at from person where id = any($1::bigint[]) order by id for update',
-    [[target.id, source.id]],
-  );
-  const [to, from] = [target.id, source.id].map((id) => rows.find((row) => Number(row.id) === id));
+  const rows = await IngestionPersonStore.lockPersonsForMerge(sql, [target.id!, source.id!]);
+  const [to, from] = [target.id, source.id].map((id) => rows.find((row) => row.id === id));
   if (!to || !from) throw new RetryableConflict('person merged meanwhile');
   if (from.is_identified && !dangerous) return;
   const properties = { ...from.properties, ...to.properties };
   const createdAt = from.created_at < to.created_at ? from.created_at : to.created_at;
-  await sql('update person set properties = $2, is_identified = true, created_at = $3 where id = $1', [
-    target.id,
-    JSON.stringify(properties),
+  await IngestionPersonStore.mergePersons(
+    sql,
+    projectId,
+    { id: target.id!, uuid: target.uuid },
+    { id: source.id!, uuid: source.uuid },
+    properties,
     createdAt,
-  ]);
-  await sql('update person_distinct_id set person_id = $1 where person_id = $2', [target.id, source.id]);
-  await sql('update event set person_id = $2 where project_id = $1 and person_id = $3', [projectId, target.uuid, source.uuid]);
-  // Static cohort membership belongs to the person: the merged person keeps the source's.
-  await sql(
-    'insert into cohort_person (cohort_id, person_id) select cohort_id, $1 from cohort_person where person_id = $2 on conflict do nothing',
-    [target.id, source.id],
   );
-  await sql('delete from person where id = $1', [source.id]);
   Object.assign(target, { isIdentified: true, createdAt });
   source.mergedInto = target;
 }
