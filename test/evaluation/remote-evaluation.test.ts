@@ -480,15 +480,22 @@ describe('client config', () => {
 });
 
 describe('cost', () => {
+  /**
+   * The statements a request sends, less the token's project: it is remembered for one second, so on
+   * a machine slow enough for a second to pass since the warm-up it is looked up again.
+   */
+  const statementsOf = async (request: () => Promise<unknown>) =>
+    (await app.sqlDuring(request)).filter((sql) => !/from project where api_token/.test(sql));
+
   it('reads the cached definitions: one statement for the person, one for the groups', async () => {
     await post('/flags/?v=2', { token, distinct_id: 'pro-user' }); // token and definitions cached
-    const person = await app.sqlDuring(() => post('/flags/?v=2', { token, distinct_id: 'pro-user' }));
+    const person = await statementsOf(() => post('/flags/?v=2', { token, distinct_id: 'pro-user' }));
     expect(person).toHaveLength(1);
     expect(person[0]).toMatch(/person_distinct_id/);
-    const withGroups = await app.sqlDuring(() => post('/flags/?v=2', { token, distinct_id: 'pro-user', groups: { organization: 'acme' } }));
+    const withGroups = await statementsOf(() => post('/flags/?v=2', { token, distinct_id: 'pro-user', groups: { organization: 'acme' } }));
     expect(withGroups).toHaveLength(2);
     expect(withGroups[1]).toMatch(/from "group"/);
-    expect(await app.countQueries(() => post('/flags/?v=2', { token, distinct_id: 'pro-user', disable_flags: true }))).toBe(0);
+    expect(await statementsOf(() => post('/flags/?v=2', { token, distinct_id: 'pro-user', disable_flags: true }))).toEqual([]);
   });
 
   it('still one statement for the person when flags use cohorts, static and dynamic (they come from the cache)', async () => {
@@ -521,7 +528,7 @@ describe('cost', () => {
       },
     });
     expect((await post('/flags/?v=2', { token, distinct_id: 'pro-user' })).body.flags.cohorts.enabled).toBe(true);
-    const sql = await app.sqlDuring(async () => {
+    const sql = await statementsOf(async () => {
       expect((await post('/flags/?v=2', { token, distinct_id: 'free-user' })).body.flags.cohorts).toMatchObject({
         enabled: true,
         reason: { condition_index: 1 },
