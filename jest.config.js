@@ -35,5 +35,7 @@ module.exports = {
   // waiting on it and on child processes, so more workers than cores pays); the embedded database
   // serialises every statement anyway.
   maxWorkers: process.env.DATABASE_URL ? 4 : 1,
+  // Long files first even before jest has timed them (files marked `// @slow`).
+  testSequencer: '<rootDir>/test/helpers/sequencer.js',
   testTimeout: 30000,
 };

@@ -1,3 +1,4 @@
+// @slow: starts the built service on a fresh embedded database, then kills and restarts it
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';

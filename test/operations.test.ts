@@ -1,3 +1,4 @@
+// @slow: starts the built service on a fresh embedded database and runs the CLI beside it
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { Middleware } from 'koa';
-import { stringify } from 'yaml';
 import { requestErrors } from '../errors';
 import type { Route } from '../rest/route';
 import { buildOpenApiDocument } from './document';
@@ -38,6 +37,8 @@ export function serveOpenApi(schema: GraphQLSchema, routes: Route[]): Middleware
     const document = () => openApiDocument(schema, routes);
     const format = ctx.query.format;
     if (format === 'yaml' || format === 'yml') {
+      // Loaded on the first YAML request: most deployments never ask for it.
+      const { stringify } = await import('yaml');
       yaml ??= stringify(document(), { aliasDuplicateObjects: false });
       ctx.type = 'application/yaml';
       ctx.body = yaml;

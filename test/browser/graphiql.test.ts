@@ -1,3 +1,4 @@
+// @slow: drives headless Chromium
 import type { Browser, Page } from 'playwright-core';
 import { describeInBrowser, launchChromium } from '../helpers/browser';
 import type { World } from '../helpers/factories';

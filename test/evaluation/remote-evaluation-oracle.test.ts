@@ -1,3 +1,4 @@
+// @slow: posthog-node, remote and local, over hundreds of persons
 import { PostHog } from 'posthog-node';
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';

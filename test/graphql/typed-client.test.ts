@@ -1,3 +1,4 @@
+// @slow: generates and type-checks a client in a child process
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

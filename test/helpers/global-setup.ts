@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../src/db/embedded';
 import { adminUrl, withDatabase } from './databases';
 import { execute, migrateDatabase } from './sql-admin';
@@ -29,7 +31,13 @@ export default async function globalSetup() {
     url = embedded.url;
     process.env.TEST_EMBEDDED_URL = url;
   }
-  await migrateDatabase(url);
+  // The OpenAPI document the response checks read, generated once (not once per file) beside the migrations.
+  const document = path.join(mkdtempSync(path.join(tmpdir(), 'flags-openapi-')), 'openapi.json');
+  process.env.TEST_OPENAPI_FILE = document;
+  await Promise.all([
+    migrateDatabase(url),
+    promisify(execFile)(process.execPath, [path.join(__dirname, 'ts-process.js'), path.join(__dirname, 'write-openapi.ts'), document]),
+  ]);
   // Jest runs files in this process when there is one worker, and MikroORM keeps its decorator
   // metadata on globalThis: what setup left there must not leak into the first test file.
   delete (globalThis as Record<string, unknown>)['mikro-orm-metadata'];

@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import path from 'node:path';
 import { adminUrl, databaseName } from './databases';
 import { execute } from './sql-admin';
 
@@ -5,4 +7,6 @@ export default async function globalTeardown() {
   await globalThis.__EMBEDDED_TEST_DATABASE__?.stop();
   const template = process.env.TEST_TEMPLATE_URL;
   if (template) await execute(adminUrl(template), `drop database if exists "${databaseName(template)}" with (force)`);
+  const document = process.env.TEST_OPENAPI_FILE;
+  if (document) rmSync(path.dirname(document), { recursive: true, force: true });
 }

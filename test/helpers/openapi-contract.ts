@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { buildAppSchema } from '../../src/graphql/schema';
@@ -23,11 +24,13 @@ const escapePointer = (segment: string) => encodeURIComponent(segment.replace(/~
 const pointer = (...segments: string[]) => `openapi.json#/${segments.map(escapePointer).join('/')}`;
 
 class Contract {
-  private readonly ajv = new Ajv2020({ allErrors: true, strict: false });
+  private readonly ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: false });
   private readonly templates: Template[];
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly templateCache = new Map<string, string | null>();
 
+  // validateSchema off: the document is checked against the OpenAPI meta-schema once, by
+  // test/openapi.test.ts (swagger-parser), not again by every file that checks answers.
   constructor(private readonly document: Json) {
     addFormats(this.ajv);
     this.ajv.addSchema({ $id: 'openapi.json', paths: document.paths, components: document.components });
@@ -104,8 +107,15 @@ function describe(errors: ErrorObject[]): string {
     .join('\n');
 }
 
+/** The document: the global setup's (TEST_OPENAPI_FILE, generated once per run), else generated here. */
+async function generatedDocument(): Promise<Json> {
+  const file = process.env.TEST_OPENAPI_FILE;
+  if (file) return JSON.parse(await readFile(file, 'utf8')) as Json;
+  return openApiDocument(await buildAppSchema(), routes);
+}
+
 let contract: Promise<Contract> | null = null;
-const loadContract = () => (contract ??= buildAppSchema().then((schema) => new Contract(openApiDocument(schema, routes))));
+const loadContract = () => (contract ??= generatedDocument().then((document) => new Contract(document)));
 
 /**
  * Builds the document and its validators now (startTestApp calls it), so the first checked answer

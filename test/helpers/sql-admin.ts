@@ -1,26 +1,34 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { migrationsList } from '../../src/db/migrations';
+import { Client } from 'pg';
 import { migrate } from '../../src/db/migrate';
+
+/** One statement on its own connection: CREATE/DROP/ALTER DATABASE for the test databases. */
+export async function execute(url: string, sql: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
 
 /**
  * Jest's global setup runs outside the test files' realm: loading entity decorators there
- * corrupts MikroORM's metadata for in-band test files. So setup and teardown use an ORM with
- * no entities, only for migrations and CREATE/DROP DATABASE.
+ * corrupts MikroORM's metadata for in-band test files. So the migrations run on an ORM with no
+ * entities (src/db/migrate.ts loads the migration classes only when one is pending).
  */
-export async function withAdminOrm<T>(url: string, action: (orm: MikroORM) => Promise<T>): Promise<T> {
+export async function migrateDatabase(url: string): Promise<void> {
   const orm = await MikroORM.init({
     clientUrl: url,
     entities: [],
     discovery: { warnWhenNoEntities: false },
     pool: { min: 0, max: 1 },
-    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
+    migrations: { transactional: true, allOrNothing: true, snapshot: false, silent: true },
   });
   try {
-    return await action(orm);
+    await migrate(orm);
   } finally {
     await orm.close(true);
   }
 }
-
-export const execute = (url: string, sql: string) => withAdminOrm(url, (orm) => orm.em.getConnection().execute(sql));
-export const migrateDatabase = (url: string) => withAdminOrm(url, migrate);

@@ -1,3 +1,4 @@
+// @slow: runs the built CLI in child processes
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { World } from '../helpers/factories';

@@ -1,3 +1,4 @@
+// @slow: starts, freezes and kills a database process of its own
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+// @slow: walks hostile input over the whole route table
 import { routes } from '../../src/rest/routes';
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
