@@ -222,7 +222,7 @@ export const DashboardStore = {
     }> = await em.transactional(async (tx) => {
       // The planner expects up to one group per event for the person grouping set; with the default
       // 4 MB it then sorts every event (7-15 s at 1,000,000) instead of hashing the ~30,000 actual groups
-      // in one pass (1.5-2 s). JIT off: compiling this statement costs more than it saves.
+      // in one pass (under 1 s; bench/README.md). JIT off: compiling this statement costs more than it saves.
       await tx.execute(`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`);
       return tx.execute(sql, params);
     });
