@@ -140,6 +140,32 @@ it("resolves every flag's cohorts in one statement for the whole page", async ()
   expect(statements.filter((sql) => /from cohort /.test(sql))).toHaveLength(1);
 });
 
+it('needs cohort:read for FeatureFlag.cohorts; the flag itself stays readable without it', async () => {
+  const cohort = (await create({ name: 'Secret cohort', filters: plan('secret') })).data.createCohort;
+  const made = await app.request(`/api/projects/${projectId}/feature_flags/`, {
+    method: 'POST',
+    key: world.owner.key,
+    body: { key: 'cohort-scope', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: cohort.id }] }] } },
+  });
+  expect(made.status).toBe(201);
+  const query = 'query($p: ID!, $id: Int!) { featureFlag(projectId: $p, id: $id) { key cohorts { id name } } }';
+  const flagsOnly = await app.factories.key(world.owner.user, { scopes: ['feature_flag:read'] });
+  const denied = (await app.graphql(query, { p: projectId, id: made.body.id }, flagsOnly)).body;
+  expect((denied.errors ?? []).map((e: any) => [e.message, e.extensions.code])).toEqual([
+    ["API key missing required scope 'cohort:read'", 'FORBIDDEN'],
+  ]);
+  expect(JSON.stringify(denied)).not.toContain('Secret cohort');
+  const flag = await app.graphql(
+    'query($p: ID!, $id: Int!) { featureFlag(projectId: $p, id: $id) { key } }',
+    { p: projectId, id: made.body.id },
+    flagsOnly,
+  );
+  expect(flag.body).toEqual({ data: { featureFlag: { key: 'cohort-scope' } } });
+  const both = await app.factories.key(world.owner.user, { scopes: ['feature_flag:read', 'cohort:read'] });
+  const allowed = (await app.graphql(query, { p: projectId, id: made.body.id }, both)).body;
+  expect(allowed).toEqual({ data: { featureFlag: { key: 'cohort-scope', cohorts: [{ id: cohort.id, name: 'Secret cohort' }] } } });
+});
+
 /** For operations that do not use the Cohort fragment. */
 const bare = async (query: string, variables: Record<string, unknown>): Promise<any> =>
   (await app.graphql(query, variables, world.owner.key)).body;

@@ -33,6 +33,7 @@ const lockProjectCohorts = (em: EntityManager, projectId: number) => CohortStore
 export const CohortService = {
   /** The cohorts a flag's conditions name, by id, through the request's loader; missing and foreign ones left out. */
   async namedBy(ctx: AppContext, flag: Pick<FeatureFlag, 'filters' | 'project'>): Promise<Cohort[]> {
+    await accessProject(ctx, flag.project.id, 'cohort:read');
     const ids = [...new Set(flagCohortIds(flag.filters))].sort((a, b) => a - b);
     const found = await ctx.loaders.cohort.loadMany(ids);
     return found.filter(

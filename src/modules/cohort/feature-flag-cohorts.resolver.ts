@@ -8,7 +8,7 @@ import { CohortService } from './cohort.service';
 @Resolver(() => FeatureFlag)
 export class FeatureFlagCohortsResolver {
   @FieldResolver(() => [Cohort], {
-    description: "The cohorts the flag's conditions name, by id (missing ones left out); batched per request.",
+    description: "The cohorts the flag's conditions name, by id (missing ones left out; needs `cohort:read`); batched per request.",
   })
   cohorts(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
     return CohortService.namedBy(ctx, flag);
