@@ -3,7 +3,8 @@ import type { AppContext } from '../../context';
 import { countMatching, groupSource, personSource, type CountSource } from './blast-radius.store';
 import type { BlastRadius, BlastRadiusInput } from './blast-radius.types';
 import { checkBlastRadiusInput } from './blast-radius.validation';
-import { loadCohortDefinitions, loadGroupTypes } from './evaluation-subject';
+import { loadCohortDefinitions } from './evaluation-subject';
+import { GroupStore } from '../group/group.store';
 import { cohortInfoLoader } from '../cohort/cohort.lookups';
 
 /** `POST /feature_flags/user_blast_radius` (docs/evaluation.md §10): persons, or groups of one type, a condition matches. */
@@ -18,7 +19,7 @@ export async function blastRadius(ctx: AppContext, projectRef: unknown, input: B
       properties.some((p) => p.type === 'cohort') ? await loadCohortDefinitions(ctx.em, project.id) : new Map(),
     );
   } else {
-    if (!(await loadGroupTypes(ctx.em, project.id)).has(groupTypeIndex)) return { usersAffected: 0, totalUsers: 0 };
+    if (!(await GroupStore.typeNames(ctx.em, project.id)).has(groupTypeIndex)) return { usersAffected: 0, totalUsers: 0 };
     source = groupSource(project.id, groupTypeIndex);
   }
   const totalUsers = await countMatching(ctx.em, source, []);

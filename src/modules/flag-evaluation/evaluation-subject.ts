@@ -9,9 +9,6 @@ import { PersonStore } from '../person/person.store';
 import { cohortMembership, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
 import { matchProperty, str } from '../../evaluation/property-match';
 
-/** The project's group types, index → name (docs/evaluation.md §6). */
-export const loadGroupTypes = (em: EntityManager, projectId: number): Promise<Map<number, string>> => GroupStore.typeNames(em, projectId);
-
 /** What evaluations of a project read (also cached with the SDK definitions, local-evaluation.ts). */
 export type ProjectFlags = Awaited<ReturnType<typeof loadFlagsAndGroupTypes>>;
 
