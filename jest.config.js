@@ -16,7 +16,7 @@ const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
-  setupFiles: ['reflect-metadata'],
+  setupFiles: ['reflect-metadata', '<rootDir>/test/helpers/async-storage-reset.js'],
 };
 
 module.exports = {
