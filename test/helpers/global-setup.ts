@@ -8,7 +8,7 @@ import { adminUrl, withDatabase } from './databases';
 import { execute, migrateDatabase } from './sql-admin';
 
 declare global {
-  var __EMBEDDED_TEST_DATABASE__: EmbeddedDatabase | undefined;
+  var __EMBEDDED_TEST_DATABASE__: { database: EmbeddedDatabase; dataDir: string } | undefined;
 }
 
 /**
@@ -26,9 +26,10 @@ export default async function globalSetup() {
     url = withDatabase(process.env.DATABASE_URL, template);
     process.env.TEST_TEMPLATE_URL = url;
   } else {
-    const embedded = await startEmbeddedDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'flags-test-')) });
-    globalThis.__EMBEDDED_TEST_DATABASE__ = embedded;
-    url = embedded.url;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'flags-test-'));
+    const database = await startEmbeddedDatabase({ dataDir });
+    globalThis.__EMBEDDED_TEST_DATABASE__ = { database, dataDir };
+    url = database.url;
     process.env.TEST_EMBEDDED_URL = url;
   }
   // The OpenAPI document the response checks read, generated once (not once per file) beside the migrations.

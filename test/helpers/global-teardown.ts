@@ -4,7 +4,11 @@ import { adminUrl, databaseName } from './databases';
 import { execute } from './sql-admin';
 
 export default async function globalTeardown() {
-  await globalThis.__EMBEDDED_TEST_DATABASE__?.stop();
+  const embedded = globalThis.__EMBEDDED_TEST_DATABASE__;
+  if (embedded) {
+    await embedded.database.stop();
+    rmSync(embedded.dataDir, { recursive: true, force: true });
+  }
   const template = process.env.TEST_TEMPLATE_URL;
   if (template) await execute(adminUrl(template), `drop database if exists "${databaseName(template)}" with (force)`);
   const document = process.env.TEST_OPENAPI_FILE;
