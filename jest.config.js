@@ -32,9 +32,10 @@ module.exports = {
     },
   ],
   // Files run in parallel against their own databases on a real server (most of their time is spent
-  // waiting on it and on child processes, so more workers than cores pays); the embedded database
-  // serialises every statement anyway.
-  maxWorkers: process.env.DATABASE_URL ? 4 : 1,
+  // waiting on it and on child processes, so more workers than cores pays). Without one, each worker
+  // has an embedded database of its own that its files share one at a time (global-setup.ts): one
+  // worker per core, since the workers' databases all run in jest's main process.
+  maxWorkers: process.env.DATABASE_URL ? 4 : 2,
   // Long files first even before jest has timed them (files marked `// @slow`).
   testSequencer: '<rootDir>/test/helpers/sequencer.js',
   testTimeout: 30000,

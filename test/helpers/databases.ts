@@ -17,13 +17,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A database of this test file's own: a copy of the migrated template, or the shared embedded one. */
+/** A database of this test file's own: a copy of the migrated template, or its worker's embedded one. */
 export async function createTestDatabase(options: { synchronousCommit?: boolean } = {}): Promise<TestDatabase> {
   const template = process.env.TEST_TEMPLATE_URL;
   if (!template) {
-    const url = process.env.TEST_EMBEDDED_URL;
-    if (!url) throw new Error('Run the tests through jest (global setup prepares the database).');
-    return { url, drop: async () => {} };
+    const urls = process.env.TEST_EMBEDDED_URLS?.split(' ');
+    if (!urls) throw new Error('Run the tests through jest (global setup prepares the database).');
+    // The embedded database of this jest worker (JEST_WORKER_ID counts from 1).
+    return { url: urls[(Number(process.env.JEST_WORKER_ID ?? 1) - 1) % urls.length], drop: async () => {} };
   }
   const name = `flags_test_${randomBytes(6).toString('hex')}`;
   await execute(adminUrl(template), `create database "${name}" template "${databaseName(template)}"`);

@@ -4,10 +4,9 @@ import { adminUrl, databaseName } from './databases';
 import { execute } from './sql-admin';
 
 export default async function globalTeardown() {
-  const embedded = globalThis.__EMBEDDED_TEST_DATABASE__;
-  if (embedded) {
-    await embedded.database.stop();
-    rmSync(embedded.dataDir, { recursive: true, force: true });
+  for (const { database, dataDir } of globalThis.__EMBEDDED_TEST_DATABASES__ ?? []) {
+    await database.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
   const template = process.env.TEST_TEMPLATE_URL;
   if (template) await execute(adminUrl(template), `drop database if exists "${databaseName(template)}" with (force)`);
