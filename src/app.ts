@@ -115,7 +115,7 @@ export async function createApp({
   const listener = changesUrl ? listenForChanges(changesUrl, logger, (listening) => definitions.setTrusted(listening)) : null;
   await listener?.ready;
   const makeContext = contextFactory({ em: orm.em, definitions });
-  const limiter = await createRateLimiter({ config: rateLimit, logger, makeContext });
+  const limiter = await createRateLimiter({ config: rateLimit, routes, logger, makeContext });
   const cors = adminCors(corsOrigins);
   const metrics = new Metrics({
     pool: () => poolUsageOf(orm.em.getConnection().getKnex()),

@@ -1,3 +1,4 @@
+import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { authenticate, parseId, type Caller } from '../auth/access';
@@ -7,6 +8,7 @@ import type { AppContext } from '../context';
 import { AppError, requestErrors } from '../errors';
 import { OrganizationStore } from '../modules/organization/organization.store';
 import { ProjectStore } from '../modules/project/project.store';
+import { localEvaluationScope, type Route } from '../rest/route';
 import { isUuid } from '../validation/fields';
 import { MemorySlidingWindowStore, type BucketSpec, type HitResult, type SlidingWindowStore } from './sliding-window';
 
@@ -37,9 +39,6 @@ const policyOf = (buckets: Bucket[]): Policy => ({
   header: buckets.map((bucket) => `${bucket.limit};w=${bucket.windowMs / 1000}`).join(', '),
 });
 
-/** The SDK polling paths (§4.5); `project` is the path's project reference, if any. Koa's router matches case-insensitively. */
-const PROJECT_LOCAL_EVALUATION = /^\/api\/projects\/([^/]+)\/feature_flags\/local_evaluation\/?$/i;
-const SDK_LOCAL_EVALUATION = /^\/(?:flags\/definitions|api\/feature_flag\/local_evaluation)\/?$/i;
 const PROJECT_PATH = /^\/api\/projects\/([^/]+)(?:\/|$)/i;
 const ORGANIZATION_PATH = /^\/api\/organizations\/([^/]+)(?:\/|$)/i;
 const GRAPHQL_PATH = /^\/graphql\/?$/;
@@ -52,11 +51,18 @@ function decoded(segment: string): string {
   }
 }
 
-/** null: not a local-evaluation path; else the path's project reference (undefined on the SDK paths). */
-function localEvaluationPath(path: string): { projectRef: string | undefined } | null {
-  const project = PROJECT_LOCAL_EVALUATION.exec(path);
-  if (project) return { projectRef: decoded(project[1]) };
-  return SDK_LOCAL_EVALUATION.test(path) ? { projectRef: undefined } : null;
+/**
+ * The SDK polling paths (§4.5): the route table's rows guarded by the local-evaluation auth, matched
+ * as the REST router matches them (any method). null: not one of them; else the path's project
+ * reference (undefined on the paths that take it from `?token=`).
+ */
+function localEvaluationPaths(routes: Route[]): (path: string) => { projectRef: string | undefined } | null {
+  const router = new Router();
+  for (const route of routes) if (route.auth === localEvaluationScope) router.all(route.path, () => undefined);
+  return (path) => {
+    const [layer] = router.match(path, 'GET').path;
+    return layer ? { projectRef: layer.params(path, layer.captures(path)).project_id } : null;
+  };
 }
 
 /** A failed credential (unknown key, secret or token), as opposed to none at all or a refusal after authentication. */
@@ -72,12 +78,14 @@ const disabled: RateLimiter = { middleware: (_ctx, next) => next(), close: async
 
 export interface RateLimiterOptions {
   config: RateLimitConfig;
+  /** The REST route table, for the SDK polling paths. */
+  routes: Route[];
   logger: Logger;
   makeContext: (koa: Context) => AppContext;
 }
 
 /** In memory per process, or shared through Redis with REDIS_URL. */
-export async function createRateLimiter({ config, logger, makeContext }: RateLimiterOptions): Promise<RateLimiter> {
+export async function createRateLimiter({ config, routes, logger, makeContext }: RateLimiterOptions): Promise<RateLimiter> {
   if (!config.enabled) return disabled;
   let store: SlidingWindowStore;
   if (config.redisUrl) {
@@ -91,6 +99,7 @@ export async function createRateLimiter({ config, logger, makeContext }: RateLim
     store = new MemorySlidingWindowStore();
   }
   const prefix = config.redisPrefix;
+  const localEvaluationPath = localEvaluationPaths(routes);
   const keyPolicy = policyOf([
     { name: 'burst', limit: config.burstPerMinute, windowMs: MINUTE_MS },
     { name: 'sustained', limit: config.sustainedPerHour, windowMs: HOUR_MS },

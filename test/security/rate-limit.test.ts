@@ -147,6 +147,9 @@ describe('local evaluation, per project', () => {
     expectThrottled(await app.request(path, { key: world.owner.key }), 60);
     expectThrottled(await app.request(`/flags/definitions?token=${project.apiToken}`, secret), 60);
     expectThrottled(await app.request('/api/feature_flag/local_evaluation', secret), 60);
+    // The paths as the router matches them: any case, with or without the trailing slash.
+    expectThrottled(await app.request(`/API/Projects/${project.id}/Feature_Flags/Local_Evaluation/`, secret), 60);
+    expectThrottled(await app.request(`/Flags/Definitions/?token=${project.apiToken}`, secret), 60);
   });
 
   it('keeps projects apart, and does not spend the key’s own budget', async () => {
