@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { NoUnusedFragmentsRule, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Context } from 'koa';
+import { groupBy } from '../group-by';
 import type { AppContext } from '../context';
 import { requestErrors } from '../errors';
 import { envelope } from './envelope';
@@ -57,8 +58,7 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
   const unguarded = routes.find((route) => !route.auth);
   if (unguarded) throw new Error(`${unguarded.method} ${unguarded.path} states no auth requirement`);
   const router = new Router();
-  const allowed = new Map<string, Route[]>();
-  for (const route of routes) allowed.set(route.path, [...(allowed.get(route.path) ?? []), route]);
+  const allowed = groupBy(routes, (route) => route.path);
   const served = (path: string) =>
     allowed
       .get(path)!

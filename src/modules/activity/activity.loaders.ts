@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { groupBy } from '../../group-by';
 import type { ActivityScope } from './activity.log';
 import { ActivityStore } from './activity.store';
 import type { ActivityEntry, ActivityPage } from './activity.types';
@@ -24,8 +25,7 @@ export function createActivityLoaders(em: EntityManager) {
   return {
     itemActivity: new DataLoader<ItemPageKey, ActivityPage, string>(
       async (keys) => {
-        const groups = new Map<string, ItemPageKey[]>();
-        for (const key of keys) groups.set(groupOf(key), [...(groups.get(groupOf(key)) ?? []), key]);
+        const groups = groupBy(keys, groupOf);
         const answers = new Map<string, ActivityPage>();
         for (const group of groups.values()) {
           const { projectId, scope, page, limit } = group[0];

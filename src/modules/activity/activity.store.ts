@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { groupBy } from '../../group-by';
 import type { ActivityDetail, ActivityKind, ActivityScope } from './activity.log';
 import { activityFromRow } from './activity.rows';
 import type { ActivityEntry } from './activity.types';
@@ -100,8 +101,6 @@ export const ActivityStore = {
                   order by a.item_id, a.created_at desc, a.id desc`,
       [itemIds, projectId, scope, limit, offset],
     );
-    const byItem = new Map<string, ActivityEntry[]>();
-    for (const entry of rows.map(activityFromRow)) byItem.set(entry.itemId, [...(byItem.get(entry.itemId) ?? []), entry]);
-    return byItem;
+    return groupBy(rows.map(activityFromRow), (entry) => entry.itemId);
   },
 };

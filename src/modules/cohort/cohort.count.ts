@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { groupBy } from '../../group-by';
 import type { CohortDefinitions, PropertyGroup } from '../../evaluation/cohort-match';
 import { countMatching, personSource } from '../flag-evaluation/blast-radius.store';
 import { CohortStore } from './cohort.store';
@@ -23,9 +24,10 @@ export function createCohortCountLoader(em: EntityManager) {
       );
       for (const cohort of statics) counts.set(cohort, byId.get(cohort.id) ?? 0);
     }
-    const byProject = new Map<number, Cohort[]>();
-    for (const cohort of cohorts.filter((c) => !c.isStatic))
-      byProject.set(cohort.project.id, [...(byProject.get(cohort.project.id) ?? []), cohort]);
+    const byProject = groupBy(
+      cohorts.filter((c) => !c.isStatic),
+      (cohort) => cohort.project.id,
+    );
     for (const [projectId, dynamic] of byProject) {
       const stored = await loadProjectCohorts(em, projectId);
       for (const cohort of dynamic) {

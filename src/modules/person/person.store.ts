@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { groupBy } from '../../group-by';
 import { containsPattern } from '../../db/sql';
 import type { Page } from '../../pagination';
 import type { CohortDefinitionRow } from '../cohort/cohort.store';
@@ -50,9 +51,8 @@ export const PersonStore = {
     const rows: Array<{ person_id: string | number; distinct_id: string }> = await em
       .getConnection()
       .execute('select person_id, distinct_id from person_distinct_id where person_id in (?) order by added_at, id', [[...personIds]]);
-    const byPerson = new Map<number, string[]>();
-    for (const row of rows) byPerson.set(Number(row.person_id), [...(byPerson.get(Number(row.person_id)) ?? []), row.distinct_id]);
-    return byPerson;
+    const byPerson = groupBy(rows, (row) => Number(row.person_id));
+    return new Map([...byPerson].map(([personId, owned]) => [personId, owned.map((row) => row.distinct_id)]));
   },
 
   /**

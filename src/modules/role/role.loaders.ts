@@ -1,15 +1,10 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { groupBy } from '../../group-by';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { FeatureFlagRoleAccess } from './feature-flag-role-access.entity';
 import { RoleMembership } from './role-membership.entity';
 import { Role } from './role.entity';
-
-function groupBy<K, V>(items: V[], key: (item: V) => K): Map<K, V[]> {
-  const groups = new Map<K, V[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return groups;
-}
 
 /** Roles, their members and flags, and a flag's role access: one query per relation per request. */
 export function createRoleLoaders(em: EntityManager) {
