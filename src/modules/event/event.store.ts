@@ -1,6 +1,5 @@
-import { raw } from '@mikro-orm/core';
-import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
-import type { Page } from '../../pagination';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { windowPage, type Page } from '../../pagination';
 import { Event } from './event.entity';
 
 /** What an event list is narrowed by (each absent or null: no condition). */
@@ -14,26 +13,6 @@ export interface EventListFilters {
   before?: Date | null;
 }
 
-/**
- * One page of a filtered query builder in one statement: the total rides on the rows as a
- * window count; only a page past the end needs a count of its own. (Persons, events, groups.)
- */
-export async function windowPage<T extends object>(
-  em: EntityManager,
-  entity: new (...args: never[]) => T,
-  qb: QueryBuilder<T, string>,
-  limit: number,
-  offset: number,
-): Promise<Page<T>> {
-  // Cloned before it runs: a clone of an executed builder reuses its cached SQL.
-  const countQb = qb.clone().limit(undefined).offset(undefined).orderBy({});
-  qb.addSelect(raw('count(*) over() as total_count')).limit(limit).offset(offset);
-  const rows: Array<Record<string, unknown>> = await qb.execute('all', false);
-  const count = rows.length > 0 ? Number(rows[0].total_count) : offset > 0 ? await countQb.getCount() : 0;
-  const results = rows.map(({ total_count: _, ...row }) => em.map(entity, row));
-  return { count, results, limit, offset };
-}
-
 /** The event table's queries for reads. */
 export const EventStore = {
   /** A project's events, newest first, then the newest insert: one statement, a second for a page past the end. */
@@ -45,6 +24,6 @@ export const EventStore = {
     if (filters.after) qb.andWhere({ timestamp: { $gt: filters.after } });
     if (filters.before) qb.andWhere({ timestamp: { $lt: filters.before } });
     qb.orderBy({ timestamp: 'desc', id: 'desc' });
-    return windowPage(em, Event, qb, limit, offset);
+    return windowPage(qb, limit, offset, (row) => em.map(Event, row));
   },
 };

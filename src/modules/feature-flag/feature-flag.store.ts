@@ -1,7 +1,7 @@
 import { raw } from '@mikro-orm/core';
-import type { EntityManager, QueryBuilder } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { containsPattern } from '../../db/sql';
-import type { Page } from '../../pagination';
+import { windowPage, type Page } from '../../pagination';
 import type { User } from '../user/user.entity';
 import { userFromRow } from '../user/user.rows';
 import { FeatureFlag } from './feature-flag.entity';
@@ -47,10 +47,6 @@ async function readOne(em: EntityManager, where: string, params: unknown[]): Pro
   return rows.length === 0 ? null : flagRead(rows[0]);
 }
 
-async function countPastEnd(qb: QueryBuilder<FeatureFlag, 'f'>): Promise<number> {
-  return qb.clone().limit(undefined).offset(undefined).orderBy({}).getCount();
-}
-
 /** The feature_flag table's queries: the API's reads, evaluation's, and the CLI import's. */
 export const FeatureFlagStore = {
   /** A project's non-deleted flags by id, as plain objects (no unit of work). */
@@ -66,12 +62,7 @@ export const FeatureFlagStore = {
    * one statement (the total rides on the rows as a window count), a second for a page past the end.
    */
   async page(em: EntityManager, projectId: number, filters: FlagListFilters, limit: number, offset: number): Promise<Page<FlagRead>> {
-    const qb = em
-      .createQueryBuilder(FeatureFlag, 'f')
-      .select(['f.*'])
-      .addSelect(raw('count(*) over() as total_count'))
-      .addSelect(raw(RIDERS))
-      .where({ project: projectId, deleted: false });
+    const qb = em.createQueryBuilder(FeatureFlag, 'f').select(['f.*']).addSelect(raw(RIDERS)).where({ project: projectId, deleted: false });
     if (filters.search)
       qb.andWhere({ $or: [{ key: { $ilike: containsPattern(filters.search) } }, { name: { $ilike: containsPattern(filters.search) } }] });
     if (filters.active !== undefined && filters.active !== null) qb.andWhere({ active: filters.active });
@@ -80,13 +71,8 @@ export const FeatureFlagStore = {
     if (filters.type === 'boolean') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') = 'null'`);
     if (filters.type === 'multivariant') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') <> 'null'`);
     if (filters.type === 'experiment') qb.andWhere('exists (select 1 from experiment e where e.feature_flag_id = f.id)');
-    qb.orderBy({ createdAt: 'desc', id: 'desc' }).limit(limit).offset(offset);
-    // Cloned before it runs: a clone of an executed builder reuses its cached SQL (limit and offset included).
-    const countQb = qb.clone();
-    const rows: Array<Record<string, unknown>> = await qb.execute('all', false);
-    // The window count rides on the page's rows; only a page past the end needs its own count.
-    const count = rows.length > 0 ? Number(rows[0].total_count) : offset > 0 ? await countPastEnd(countQb) : 0;
-    return { count, results: rows.map(flagRead), limit, offset };
+    qb.orderBy({ createdAt: 'desc', id: 'desc' });
+    return windowPage(qb, limit, offset, flagRead);
   },
 
   /** One flag of a project by id, deleted or not, with its experiment ids and creator, or null: one statement. */

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { containsPattern } from '../../db/sql';
-import type { Page } from '../../pagination';
-import { windowPage } from '../event/event.store';
+import { windowPage, type Page } from '../../pagination';
 import { Group } from './group.entity';
 
 /** The group tables' queries for reads and evaluation. */
@@ -24,7 +23,7 @@ export const GroupStore = {
       qb.andWhere('(g.group_key ilike ? or g.group_properties::text ilike ?)', [pattern, pattern]);
     }
     qb.orderBy({ createdAt: 'desc', id: 'desc' });
-    return windowPage(em, Group, qb, limit, offset);
+    return windowPage(qb, limit, offset, (row) => em.map(Group, row));
   },
 
   /** The project's group types, index → name. */

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { groupBy } from '../../group-by';
 import { containsPattern } from '../../db/sql';
-import type { Page } from '../../pagination';
+import { windowPage, type Page } from '../../pagination';
 import type { CohortDefinitionRow } from '../cohort/cohort.store';
-import { windowPage } from '../event/event.store';
 import { Person } from './person.entity';
 
 /** What evaluation reads about the person behind a distinct id. */
@@ -43,7 +42,7 @@ export const PersonStore = {
       );
     }
     qb.orderBy({ createdAt: 'desc', id: 'desc' });
-    return windowPage(em, Person, qb, limit, offset);
+    return windowPage(qb, limit, offset, (row) => em.map(Person, row));
   },
 
   /** The distinct ids of each of these persons, oldest first (a person without any: absent): one statement. */
