@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { extractCredential, type Credential } from './auth/credentials';
-import type { Caller, ProjectAccess } from './auth/access';
+import type { Caller, ProjectStanding } from './auth/access';
 import { createLoaders, type Loaders } from './loaders';
 import type { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
 
@@ -31,8 +31,8 @@ export interface AppContext {
   definitions: DefinitionsCache;
   /** Who is calling, looked up once per request by src/auth/access.ts (null until then). */
   caller: Promise<Caller> | null;
-  /** Project access per project and scope, memoised per request by src/auth/access.ts. */
-  projects: Map<string, Promise<ProjectAccess>>;
+  /** The caller's standing in each project asked about, memoised per request by src/auth/access.ts. */
+  projects: Map<string, Promise<ProjectStanding>>;
 }
 
 /** The request as Koa has it: the URL is built only when something asks for it (pagination links). */

@@ -36,6 +36,9 @@ export interface ProjectAccess {
   roleLevel: number | null;
 }
 
+/** What a request may learn of a project before any scope is asked: checks 1–4 passed; `level` null without membership. */
+export type ProjectStanding = Omit<ProjectAccess, 'level'> & { level: number | null };
+
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
 const MAX_INT32 = 2_147_483_647;
 
@@ -85,27 +88,36 @@ export function parseId(value: unknown): number | null {
 /**
  * Checks 1–6 of docs/rest-api.md §1.3 for a project-scoped operation: authentication (401),
  * the project (404), the key's project/organization limits (403), the scope (403) and
- * membership (403). The project and the caller's membership come in one SQL statement.
+ * membership (403). The project and the caller's membership come in one SQL statement, made once
+ * per request and project whatever scopes the request's fields need.
  */
-export function accessProject(ctx: AppContext, projectRef: unknown, scope: Scope): Promise<ProjectAccess> {
-  const memoKey = `${String(projectRef)}|${scope}`;
-  let access = ctx.projects.get(memoKey);
-  if (!access) {
-    const resolved = resolveProjectAccess(ctx, projectRef, scope);
+export async function accessProject(ctx: AppContext, projectRef: unknown, scope: Scope): Promise<ProjectAccess> {
+  const standing = await projectStanding(ctx, projectRef);
+  if (!scopesAllow(standing.caller.key.scopes, scope)) throw authErrors.missingScope(scope);
+  if (standing.level === null) throw authErrors.noProjectAccess();
+  return { ...standing, level: standing.level };
+}
+
+/** Checks 1–4, memoised per request and project reference. */
+function projectStanding(ctx: AppContext, projectRef: unknown): Promise<ProjectStanding> {
+  const memoKey = String(projectRef);
+  let standing = ctx.projects.get(memoKey);
+  if (!standing) {
+    const resolved = resolveProjectStanding(ctx, projectRef);
     ctx.projects.set(memoKey, resolved);
     // `@current` (or `007`) and the id it names are one project: later lookups by id reuse the answer.
     resolved.then(
       ({ project }) => {
-        if (!ctx.projects.has(`${project.id}|${scope}`)) ctx.projects.set(`${project.id}|${scope}`, resolved);
+        if (!ctx.projects.has(String(project.id))) ctx.projects.set(String(project.id), resolved);
       },
       () => undefined,
     );
-    access = resolved;
+    standing = resolved;
   }
-  return access;
+  return standing;
 }
 
-async function resolveProjectAccess(ctx: AppContext, projectRef: unknown, scope: Scope): Promise<ProjectAccess> {
+async function resolveProjectStanding(ctx: AppContext, projectRef: unknown): Promise<ProjectStanding> {
   const caller = await authenticate(ctx);
   const projectId = projectRef === '@current' ? caller.user.currentProjectId : parseId(projectRef);
   if (!projectId) throw requestErrors.projectNotFound();
@@ -118,7 +130,5 @@ async function resolveProjectAccess(ctx: AppContext, projectRef: unknown, scope:
   if (key.scopedOrganizations?.length && !key.scopedOrganizations.includes(organizationId)) {
     throw authErrors.keyOrganizationScope(organizationId);
   }
-  if (!scopesAllow(key.scopes, scope)) throw authErrors.missingScope(scope);
-  if (level === null) throw authErrors.noProjectAccess();
   return { caller, project, level, flagAccessLevel: flagAccessLevel ?? DEFAULT_FLAG_ACCESS_LEVEL, roleLevel };
 }

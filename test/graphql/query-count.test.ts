@@ -133,6 +133,32 @@ describe('listing flags with createdBy and canEdit', () => {
     expect(hundred.statements).toHaveLength(ten.count);
   });
 
+  it('reads the project once per request, whatever scopes its fields need', async () => {
+    const query = /* GraphQL */ `
+      query ($projectId: ID!) {
+        featureFlags(projectId: $projectId, limit: 10) {
+          results {
+            key
+            cohorts {
+              id
+            }
+            experiments {
+              id
+            }
+          }
+        }
+      }
+    `;
+    const { response, statements: sent } = await measure(async () => {
+      const res = await app.graphql(query, { projectId: String(small.id) }, world.owner.key);
+      return { status: res.status, body: res.body };
+    });
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data.featureFlags.results).toHaveLength(10);
+    // feature_flag:read for the list, cohort:read and experiment:read for the fields: one project statement.
+    expect(sent.filter((sql) => /from project p left join organization_membership/.test(sql))).toHaveLength(1);
+  });
+
   it(`REST GET /feature_flags?limit=100: at most ${MAX_STATEMENTS} statements, the same for 10 flags as for 100`, async () => {
     const ten = await measure(viaRest(small));
     const hundred = await measure(viaRest(large));
