@@ -23,12 +23,6 @@ async function findRow(em: EntityManager, projectId: number, id: unknown): Promi
   return cohort;
 }
 
-/**
- * Cohort writes of one project take turns (a transaction-scoped advisory lock), so two updates
- * cannot each add half of a reference cycle the other's check did not see.
- */
-const lockProjectCohorts = (em: EntityManager, projectId: number) => CohortStore.lockProject(em, projectId);
-
 /** Cohorts of a project (docs/cohorts.md): reads map rows to plain objects; writes are one transaction each. */
 export const CohortService = {
   /** The cohorts a flag's conditions name, by id, through the request's loader; missing and foreign ones left out. */
@@ -59,7 +53,7 @@ export const CohortService = {
     const projectId = access.project.id;
     return changingDefinitions(projectId, () =>
       ctx.em.transactional(async (em) => {
-        await lockProjectCohorts(em, projectId);
+        await CohortStore.lockProject(em, projectId);
         const changes = await validateCohortInput(input, null, () => loadProjectCohorts(em, projectId));
         const cohort = em.create(Cohort, {
           project: access.project.id,
@@ -85,7 +79,7 @@ export const CohortService = {
       ctx.em.transactional(async (em) => {
         const cohortId = parseId(id);
         if (cohortId === null) throw requestErrors.notFound();
-        await lockProjectCohorts(em, projectId);
+        await CohortStore.lockProject(em, projectId);
         const cohort = await em.findOne(Cohort, { id: cohortId, project: projectId });
         if (!cohort) throw requestErrors.notFound();
         const changes = await validateCohortInput(input, { id: cohort.id, isStatic: cohort.isStatic }, () =>

@@ -54,7 +54,8 @@ export const CohortStore = {
 
   /**
    * Takes the project's cohort-write turn until the transaction ends (a transaction-scoped advisory
-   * lock): one statement.
+   * lock): one statement. Cohort writes take turns so that two updates cannot each add half of a
+   * reference cycle the other's check did not see.
    */
   async lockProject(em: EntityManager, projectId: number): Promise<void> {
     await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`cohorts:${projectId}`]);

@@ -31,8 +31,7 @@ export const FeatureFlagService = {
   async list(ctx: AppContext, projectRef: unknown, args: FlagListArgs): Promise<Page<FeatureFlag>> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     const { limit, offset } = clampPage(args);
-    const { search, active, type, createdById, tags } = args;
-    const page = await FeatureFlagStore.page(ctx.em, project.id, { search, active, type, createdById, tags }, limit, offset);
+    const page = await FeatureFlagStore.page(ctx.em, project.id, args, limit, offset);
     // `experiment_set` and the creator ride on the rows too, so a page costs no extra statement for them.
     return { ...page, results: page.results.map((read) => primed(ctx, read)) };
   },

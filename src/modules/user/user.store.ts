@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { MembershipLevel } from '../organization/organization-membership.entity';
 import type { User } from './user.entity';
 import { userFromRow } from './user.rows';
 
@@ -24,7 +25,7 @@ export const UserStore = {
       `select u.* from project p
        join organization_membership m on m.organization_id = p.organization_id
        join app_user u on u.id = m.user_id
-      where p.id = ? and ${email !== null ? 'u.email = ?' : 'm.level >= 15'}
+      where p.id = ? and ${email !== null ? 'u.email = ?' : `m.level >= ${MembershipLevel.owner}`}
       order by m.joined_at, m.id limit 1`,
       email !== null ? [projectId, email] : [projectId],
     );
