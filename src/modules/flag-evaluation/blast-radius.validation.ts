@@ -17,8 +17,8 @@ export async function checkBlastRadiusInput(
   input: BlastRadiusInput,
   loadCohorts: FiltersValidationOptions['loadCohorts'],
 ): Promise<CheckedBlastRadius> {
+  // A missing condition never gets here: the schema requires it, and REST refuses it with the API's message first (src/rest/evaluation-operations.ts).
   const { condition, groupTypeIndex: index } = input;
-  if (condition === undefined || condition === null) throw blastRadiusErrors.missingCondition();
   if (!isPlainObject(condition)) throw blastRadiusErrors.conditionNotObject(condition);
   await validateConditionProperties(condition.properties, 'condition.properties', loadCohorts);
   const properties = (Array.isArray(condition.properties) ? condition.properties : []) as PropertyFilter[];
