@@ -1,10 +1,9 @@
 // @slow: generates and type-checks a client in a child process
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { transformSync } from '@swc/core';
 import ts from 'typescript';
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -153,24 +152,14 @@ it('types generated from the committed SDL make a client that type-checks and wo
   writeFileSync(path.join(dir, 'client.ts'), CLIENT.replace(/\s*\/\/ @ts-expect-error.*\n/, '\n'));
   expect(typeErrors([path.join(dir, 'client.ts')]).join('\n')).toMatch(/Property 'key' is missing/);
 
-  for (const file of ['generated', 'client']) {
-    const source = readFileSync(path.join(dir, `${file}.ts`), 'utf8');
-    const { code } = transformSync(source, {
-      filename: `${file}.ts`,
-      jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-      module: { type: 'commonjs' },
-    });
-    writeFileSync(path.join(dir, `${file}.js`), code);
-  }
-  // Asynchronously: the service answering the client runs in this process.
+  // Run as TypeScript by test/helpers/ts-process.js, asynchronously: the service answering the client runs in this process.
+  writeFileSync(
+    path.join(dir, 'run.ts'),
+    "import { main } from './client';\nmain(process.argv[3], process.argv[4]).then((r) => console.log(JSON.stringify(r)));\n",
+  );
   const run = await promisify(execFile)(
     process.execPath,
-    [
-      '-e',
-      `require(${JSON.stringify(path.join(dir, 'client.js'))}).main(process.argv[1], process.argv[2]).then((r) => console.log(JSON.stringify(r)))`,
-      String(world.project.id),
-      world.organization.id,
-    ],
+    [path.join(root, 'test/helpers/ts-process.js'), path.join(dir, 'run.ts'), String(world.project.id), world.organization.id],
     {
       env: { ...process.env, NODE_PATH: path.join(root, 'node_modules'), GRAPHQL_URL: `${app.baseUrl}/graphql`, API_KEY: world.owner.key },
     },

@@ -96,7 +96,7 @@ function primed(ctx: AppContext, { dashboard, creator }: DashboardRead): Dashboa
   return dashboard;
 }
 
-/** Dashboards by id, for `FeatureFlag.usageDashboardDetails` (the caller checks the project). */
+/** Dashboards by id, for `FeatureFlag.usageDashboard` (the caller checks the project). */
 export async function loadDashboards(ctx: AppContext, ids: readonly number[]): Promise<Array<DashboardRoot | null>> {
   const byId = await DashboardStore.byIds(ctx.em, ids);
   return ids.map((id) => {
