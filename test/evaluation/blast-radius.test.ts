@@ -154,8 +154,8 @@ describe('the count equals evaluating every stored person', () => {
 
   /**
    * The reference: the flag evaluator (src/evaluation, what evaluation_reasons runs, which the oracle
-   * suites check over HTTP) over each person's stored properties and every distinct id it has, one
-   * flag per condition at 100%, filters as the service stored them.
+   * suites check over HTTP) over the properties each person was created with and every distinct id
+   * it has, one flag per condition at 100%, filters as the service stored them.
    */
   const expected = new Map<string, number>();
   beforeAll(async () => {

@@ -1,4 +1,3 @@
-// @slow: runs the built CLI in child processes
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { World } from '../helpers/factories';
