@@ -1,4 +1,4 @@
-import { expectInputRefused, notProvided } from './helpers/graphql-refusal';
+import { expectRefused, notProvided } from './helpers/graphql-refusal';
 import { startTestApp, type ApiResponse, type TestApp } from './helpers/test-app';
 import type { World } from './helpers/factories';
 import type { Project } from '../src/modules/project/project.entity';
@@ -382,7 +382,7 @@ describe('one scenario through REST and GraphQL', () => {
       });
       // Not the same error: the schema makes FeatureFlagCreateInput.key required (String!), so GraphQL
       // refuses the variables before the resolver runs; REST bodies reach the service uncoerced.
-      expectInputRefused(await viaGraphQL(CREATE, { input: inputToGraphQL(body) }), notProvided('key', 'String!'));
+      expectRefused(await viaGraphQL(CREATE, { input: inputToGraphQL(body) }), notProvided('key', 'String!'));
     });
 
     it('control: nulls where the model allows them are accepted on both sides', async () => {

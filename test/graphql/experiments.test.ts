@@ -1,5 +1,5 @@
 import type { World } from '../helpers/factories';
-import { expectInputRefused, notProvided } from '../helpers/graphql-refusal';
+import { expectRefused, notProvided } from '../helpers/graphql-refusal';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 const F = { events: [{ order: 0, id: '$pageview' }], properties: [] };
@@ -82,7 +82,7 @@ describe('experiments over GraphQL', () => {
   it('answers the REST messages as GraphQL errors', async () => {
     // ExperimentCreateInput.filters is non-null: GraphQL refuses a missing one before the resolver runs;
     // empty filters still reach the service and get its message.
-    expectInputRefused(await create({ name: 'No filters', featureFlagKey: 'gql-none' }), notProvided('filters', 'JSONObject!'));
+    expectRefused(await create({ name: 'No filters', featureFlagKey: 'gql-none' }), notProvided('filters', 'JSONObject!'));
     const empty = await create({ name: 'Empty filters', featureFlagKey: 'gql-none', filters: {} });
     expect(empty.body.errors![0]).toMatchObject({
       message: 'Filters are required to create an Experiment',

@@ -1,4 +1,4 @@
-import { expectInputRefused, notProvided, nullGiven } from '../helpers/graphql-refusal';
+import { expectRefused, notProvided, nullGiven } from '../helpers/graphql-refusal';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
 
@@ -554,7 +554,7 @@ describe('createFeatureFlag', () => {
       ['no key', {}, notProvided('key', 'String!')],
       ['null key', { key: null }, nullGiven('input.key', 'String!')],
     ])('%s', async (_name, input, message) => {
-      expectInputRefused(await app.graphql(CREATE, { projectId, input }, world.owner.key), message);
+      expectRefused(await app.graphql(CREATE, { projectId, input }, world.owner.key), message);
     });
 
     it('a taken key is `unique`; nothing is created', async () => {
@@ -863,11 +863,11 @@ describe('updateFeatureFlag and replaceFeatureFlag', () => {
   it('replaceFeatureFlag requires key and filters, and groups in the filters (PUT)', async () => {
     const flag = await create({ key: 'put-me', name: 'before', tags: ['t'] });
     // FeatureFlagReplaceInput makes key and filters non-null: GraphQL refuses them missing before the resolver runs.
-    expectInputRefused(
+    expectRefused(
       await app.graphql(REPLACE, { projectId, id: flag.id, input: { name: 'after', filters: flag.filters } }, world.owner.key),
       notProvided('key', 'String!'),
     );
-    expectInputRefused(
+    expectRefused(
       await app.graphql(REPLACE, { projectId, id: flag.id, input: { key: 'put-me', name: 'after' } }, world.owner.key),
       notProvided('filters', 'JSONObject!'),
     );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
-import { expectInputRefused, notAnEnum, notProvided } from '../helpers/graphql-refusal';
+import { expectRefused, notAnEnum, notProvided } from '../helpers/graphql-refusal';
 import { flagPaths, orgPaths, roleSteps } from '../helpers/roles';
 
 /**
@@ -180,7 +180,7 @@ describe('roles', () => {
     );
     expect(replaced).toEqual({ ...created, name: 'Core' });
     // `name` is required by RoleCreateInput: GraphQL refuses the variables before the resolver runs.
-    expectInputRefused(
+    expectRefused(
       await app.graphql(REPLACE_ROLE, { organizationId, id: created.id, input: {} }, admin.key),
       notProvided('name', 'String!'),
     );
@@ -199,14 +199,14 @@ describe('roles', () => {
       badInput('unique', 'There is already a role with this name.', 'name'),
     );
     // A missing name and a level outside the enum are refused by GraphQL itself (RoleCreateInput, FlagAccessLevel).
-    expectInputRefused(await app.graphql(CREATE_ROLE, { organizationId, input: {} }, admin.key), notProvided('name', 'String!'));
+    expectRefused(await app.graphql(CREATE_ROLE, { organizationId, input: {} }, admin.key), notProvided('name', 'String!'));
     expect(await error(CREATE_ROLE, { organizationId, input: { name: '  ' } }, admin.key, 'createRole')).toEqual(
       badInput('blank', 'This field may not be blank.', 'name'),
     );
     expect(await error(CREATE_ROLE, { organizationId, input: { name: 'x'.repeat(201) } }, admin.key, 'createRole')).toEqual(
       badInput('max_length', 'Ensure this field has no more than 200 characters.', 'name'),
     );
-    expectInputRefused(
+    expectRefused(
       await app.graphql(CREATE_ROLE, { organizationId, input: { name: 'Five', featureFlagsAccessLevel: 5 } }, admin.key),
       notAnEnum('input.featureFlagsAccessLevel', 5),
     );
@@ -287,7 +287,7 @@ describe('members', () => {
     const add = (input: Record<string, unknown>, key = admin.key, roleId = role.id) =>
       error(ADD_MEMBER, { organizationId, roleId, input }, key, 'addRoleMember');
     // `userUuid` is required by RoleMembershipInput: GraphQL refuses the variables before the resolver runs.
-    expectInputRefused(
+    expectRefused(
       await app.graphql(ADD_MEMBER, { organizationId, roleId: role.id, input: {} }, admin.key),
       notProvided('userUuid', 'String!'),
     );
@@ -347,7 +347,7 @@ describe('resource access and the organization level', () => {
     );
     expect(replaced.accessLevel).toBe('CAN_ONLY_VIEW');
     // `accessLevel` is required by ResourceAccessReplaceInput: GraphQL refuses the variables before the resolver runs.
-    expectInputRefused(
+    expectRefused(
       await app.graphql(REPLACE_RESOURCE, { organizationId: orgId, id: created.id, input: { resource: 'feature flags' } }, own.owner.key),
       notProvided('accessLevel', 'FlagAccessLevel!'),
     );
@@ -366,7 +366,7 @@ describe('resource access and the organization level', () => {
       badInput('invalid_choice', '"experiments" is not a valid choice.', 'resource'),
     );
     // A level outside the FlagAccessLevel enum is refused by GraphQL itself.
-    expectInputRefused(
+    expectRefused(
       await app.graphql(CREATE_RESOURCE, { organizationId: orgId, input: { resource: 'feature flags', accessLevel: 5 } }, own.owner.key),
       notAnEnum('input.accessLevel', 5),
     );
@@ -468,7 +468,7 @@ describe('flag role access', () => {
     const grant = (input: Record<string, unknown>, key = admin.key, flagId = flag.id) =>
       error(GRANT, { projectId, flagId, input }, key, 'grantFeatureFlagRoleAccess');
     // `roleId` is required by FeatureFlagRoleAccessInput: GraphQL refuses the variables before the resolver runs.
-    expectInputRefused(await app.graphql(GRANT, { projectId, flagId: flag.id, input: {} }, admin.key), notProvided('roleId', 'String!'));
+    expectRefused(await app.graphql(GRANT, { projectId, flagId: flag.id, input: {} }, admin.key), notProvided('roleId', 'String!'));
     expect(await grant({ roleId: 'abc' })).toEqual(badInput('does_not_exist', 'Invalid pk "abc" - object does not exist.', 'role_id'));
     const unknown = randomUUID();
     expect(await grant({ roleId: unknown })).toEqual(

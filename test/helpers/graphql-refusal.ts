@@ -1,26 +1,23 @@
 import type { ApiResponse } from './test-app';
 
 /**
- * The extensions of a request GraphQL refused before any resolver ran because its variables do not
- * fit the schema: a required (non-null) field missing or null, or a value its type cannot hold (a
- * number for an enum). src/graphql/errors.ts turns Apollo's code into `reason`: variable coercion is
- * Apollo's BAD_USER_INPUT, an inline literal that does not fit is GRAPHQL_VALIDATION_FAILED.
+ * How GraphQL refused a request before any resolver ran. src/graphql/errors.ts turns Apollo's code
+ * into `reason`: variables that do not fit the schema (a required field missing or null, a number
+ * for an enum) are Apollo's BAD_USER_INPUT, `bad_user_input`; a document that does not fit (an
+ * inline literal of the wrong type, a limit exceeded) `graphql_validation_failed`; one that does not
+ * parse `graphql_parse_failed`.
  */
-export const VARIABLE_REFUSAL = { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'bad_user_input', attr: null };
-export const VALIDATION_REFUSAL = { ...VARIABLE_REFUSAL, reason: 'graphql_validation_failed' };
+export type RefusalReason = 'bad_user_input' | 'graphql_validation_failed' | 'graphql_parse_failed';
 
-/**
- * Asserts that GraphQL refused the request's variables: HTTP 400, no data, one error whose message
- * names the field (`message`) and whose extensions are VARIABLE_REFUSAL (or `extensions`).
- */
-export function expectInputRefused(
+/** Asserts that GraphQL refused the request: HTTP 400, no data, one error whose message matches `message`. */
+export function expectRefused(
   res: ApiResponse<{ data?: unknown; errors?: any[] }>,
   message: RegExp,
-  extensions: Record<string, unknown> = VARIABLE_REFUSAL,
+  reason: RefusalReason = 'bad_user_input',
 ) {
   expect({ status: res.status, data: res.body?.data }).toEqual({ status: 400, data: undefined });
   expect(res.body.errors).toHaveLength(1);
-  expect(res.body.errors![0].extensions).toEqual(extensions);
+  expect(res.body.errors![0].extensions).toEqual({ code: 'BAD_USER_INPUT', type: 'validation_error', reason, attr: null });
   expect(res.body.errors![0].message).toMatch(message);
 }
 

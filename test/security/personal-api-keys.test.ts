@@ -8,7 +8,7 @@ import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 import type { Member, World } from '../helpers/factories';
-import { expectInputRefused, notProvided, VALIDATION_REFUSAL } from '../helpers/graphql-refusal';
+import { expectRefused, notProvided } from '../helpers/graphql-refusal';
 import { fetchChecked } from '../helpers/openapi-contract';
 import { GENEROUS_RATE_LIMITS, startTestApp, type ApiResponse, type RequestOptions, type TestApp } from '../helpers/test-app';
 
@@ -379,7 +379,7 @@ describe('GraphQL: personalApiKeys, createPersonalApiKey, revokePersonalApiKey',
       user.key,
     );
     // PersonalApiKeyInput.scopes is required ([String!]!): GraphQL validation refuses the document before the resolver runs.
-    expectInputRefused(missing, notProvided('PersonalApiKeyInput.scopes', '[String!]!'), VALIDATION_REFUSAL);
+    expectRefused(missing, notProvided('PersonalApiKeyInput.scopes', '[String!]!'), 'graphql_validation_failed');
 
     const stranger = (await app.factories.world()).owner;
     const hidden = await graphql(
