@@ -1,5 +1,5 @@
 import type { World } from '../helpers/factories';
-import { isKeyLookup, startTestApp, type TestApp } from '../helpers/test-app';
+import { isRememberedLookup, startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
 /**
@@ -301,7 +301,7 @@ describe('the SDK definitions', () => {
     const readsDefinitions = (sql: string) => /from (feature_flag|group_type_mapping|cohort) /.test(sql);
     const statements = async () =>
       (await app.sqlDuring(() => app.request(`${path}/feature_flags/local_evaluation?send_cohorts`, { key: other.owner.key })))
-        .filter((sql) => !isKeyLookup(sql))
+        .filter((sql) => !isRememberedLookup(sql))
         .filter(readsDefinitions).length;
     const addCohortFlags = async (n: number) => {
       for (let i = 0; i < n; i++) {

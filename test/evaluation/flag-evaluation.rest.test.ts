@@ -1,6 +1,6 @@
 import { capture } from '../ingestion/capture-helpers';
 import type { World } from '../helpers/factories';
-import { isKeyLookup, startTestApp, type TestApp } from '../helpers/test-app';
+import { isRememberedLookup, startTestApp, type TestApp } from '../helpers/test-app';
 
 /** docs/rest-api.md §4.4 and §4.6 over stored persons and groups. */
 
@@ -213,7 +213,7 @@ describe('statement counts', () => {
     // The key lookup is remembered for a second (counted elsewhere); local evaluation's access and
     // definitions are cached, so only its first request after a change reads flags and group types.
     const counted = async (path: string) =>
-      (await app.sqlDuring(() => app.request(path, { key: other.owner.key }))).filter((sql) => !isKeyLookup(sql));
+      (await app.sqlDuring(() => app.request(path, { key: other.owner.key }))).filter((sql) => !isRememberedLookup(sql));
     const readsDefinitions = (sql: string) => /from feature_flag |from group_type_mapping |from cohort /.test(sql);
     const counts = async () => ({
       reasons: (await counted(`${path}/evaluation_reasons?distinct_id=p&${groups}`)).length,

@@ -1,4 +1,4 @@
-import { isKeyLookup, startTestApp, type TestApp } from '../helpers/test-app';
+import { isRememberedLookup, startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
 import type { Project } from '../../src/modules/project/project.entity';
 
@@ -33,7 +33,7 @@ async function measure(action: () => Promise<{ status: number; body: any }>) {
   const count = await app.countQueries(async () => {
     response = await action();
   });
-  const counted = statements.filter((sql) => !isKeyLookup(sql));
+  const counted = statements.filter((sql) => !isRememberedLookup(sql));
   expect(counted).toHaveLength(count);
   return { count, statements: counted, keyLookups: statements.length - count, response: response! };
 }
