@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { cut, MAX_DISTINCT_ID, type CapturedEvent } from './capture.event';
-import { IngestionPersonStore } from './ingestion-persons.store';
-import { RetryableConflict, type Sql, type StoredOwner } from './ingestion.store';
+import { IngestionPersonStore, type DistinctIdOwner } from './ingestion-persons.store';
+import { RetryableConflict, type Sql } from './ingestion.store';
 import { mergeIntoDatabase } from './person-merge';
 import { applyUpdate, composeUpdates, isEmptyUpdate, updateFromProperties, type PropertyUpdate } from './person-properties';
 
@@ -80,12 +80,12 @@ export class PersonPlanner {
   ) {}
 
   /** The stored owners of the request's distinct ids (read FOR SHARE by the caller). */
-  load(rows: StoredOwner[]) {
+  load(rows: DistinctIdOwner[]) {
     const byId = new Map<number, PersonRef>();
     for (const row of rows) {
       let ref = byId.get(row.id);
       if (!ref) {
-        ref = { ...this.blank(row.uuid, new Date(row.created_at)), id: row.id, isIdentified: row.is_identified, isNew: false };
+        ref = { ...this.blank(row.uuid, row.created_at), id: row.id, isIdentified: row.is_identified, isNew: false };
         byId.set(row.id, ref);
         this.refs.add(ref);
       }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { DistinctIdOwner } from './ingestion-persons.store';
 
 /** Positional SQL (`$1`, arrays as PostgreSQL arrays) on one pooled connection. */
 export interface Sql {
@@ -73,21 +74,12 @@ export async function inTransaction<T>(orm: MikroORM, work: (sql: Sql) => Promis
   }
 }
 
-/** A stored person that owns one of a request's distinct ids (a row of the lookup's `owners`). */
-export interface StoredOwner {
-  distinct_id: string;
-  id: number;
-  uuid: string;
-  is_identified: boolean;
-  created_at: string;
-}
-
 /** What a request reads before it writes. */
 export interface CaptureLookups {
   /** The request's uuids the project already stored (docs/ingestion.md §2.1 idempotency). */
   stored: Set<string>;
   /** The stored owners of the distinct ids, locked FOR SHARE. */
-  owners: StoredOwner[];
+  owners: DistinctIdOwner[];
   /** The project's group types, name → index (empty unless asked for). */
   groupTypes: Map<string, number>;
 }
@@ -119,7 +111,8 @@ export const IngestionStore = {
     distinctIds: Iterable<string>,
     withGroupTypes: boolean,
   ): Promise<CaptureLookups> {
-    const [row] = await sql.prepared<{ stored: string[]; owners: StoredOwner[]; types: Array<{ t: string; i: number }> }>(
+    type OwnerJson = Omit<DistinctIdOwner, 'created_at'> & { created_at: string };
+    const [row] = await sql.prepared<{ stored: string[]; owners: OwnerJson[]; types: Array<{ t: string; i: number }> }>(
       'lookup',
       // One index probe per value (LATERAL … LIMIT 1), whatever the statistics say: a plan that scans
       // the project's rows would grow with the project. Distinct ids are locked in sorted order.
@@ -136,7 +129,11 @@ export const IngestionStore = {
             (select coalesce(json_agg(types), '[]') from types) as types`,
       [projectId, uuids, [...distinctIds].sort(), withGroupTypes],
     );
-    return { stored: new Set(row.stored), owners: row.owners, groupTypes: new Map(row.types.map(({ t, i }) => [t, i])) };
+    return {
+      stored: new Set(row.stored),
+      owners: row.owners.map((owner) => ({ ...owner, created_at: new Date(owner.created_at) })),
+      groupTypes: new Map(row.types.map(({ t, i }) => [t, i])),
+    };
   },
 
   /** Inserts the events, skipping uuids the project already has: one prepared statement per 1000 events. */
