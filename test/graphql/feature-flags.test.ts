@@ -496,6 +496,25 @@ describe('createFeatureFlag', () => {
     });
   });
 
+  it('sdkFilters is what local evaluation serves for the flag', async () => {
+    const flag = await create({ key: 'sdk-filters' });
+    // Stored keys the service does not apply are shown in `filters` but not served to SDKs.
+    const groups = [{ properties: [{ key: 'email', value: 'a@b.c', type: 'person' }], rollout_percentage: 50 }];
+    await app.factories.sql(`update feature_flag set filters = ?::jsonb where id = ?`, [
+      JSON.stringify({ groups, unapplied: true }),
+      flag.id,
+    ]);
+    const res = await app.graphql(
+      'query ($projectId: ID!, $id: Int!) { featureFlag(projectId: $projectId, id: $id) { filters sdkFilters } }',
+      { projectId, id: flag.id },
+      world.owner.key,
+    );
+    const served = await app.request(`/api/projects/${projectId}/feature_flags/local_evaluation`, { key: world.owner.key });
+    const local = served.body.flags.find((f: { key: string }) => f.key === 'sdk-filters');
+    expect(res.body.data.featureFlag).toEqual({ filters: { groups, unapplied: true }, sdkFilters: { groups } });
+    expect(local.filters).toEqual({ groups });
+  });
+
   describe('validation errors: BAD_USER_INPUT with the REST detail, code and attr', () => {
     const cases: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
       ['blank key', { key: '  ' }, { message: 'This field may not be blank.', reason: 'blank', attr: 'key' }],
