@@ -73,6 +73,21 @@ describe('key:list', () => {
   });
 });
 
+describe('user:create', () => {
+  it('refuses a malformed or taken e-mail on standard error with exit code 1, writing nothing', async () => {
+    const create = (email: string) => cli(['user:create', '--organization', world.organization.id, '--email', email]);
+    expect(await create('not-an-address')).toEqual({ code: 1, stdout: '', stderr: 'error: Not a valid e-mail address: not-an-address\n' });
+    const taken = world.owner.user.email;
+    expect(await create(` ${taken.toUpperCase()} `)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: A user with e-mail ${taken} already exists.\n`,
+    });
+    const [{ count }] = await app.factories.sql('select count(*) from app_user where email = ?', [taken]);
+    expect(Number(count)).toBe(1);
+  });
+});
+
 describe('key:revoke', () => {
   it('revokes by the key itself (argument or standard input) or by id; the service refuses it within CREDENTIAL_TTL_MS', async () => {
     const member = await app.factories.member(world.organization);
