@@ -114,13 +114,30 @@ function variantValue(
   return true;
 }
 
+/**
+ * Each subject's and group's bag with its identity key added, made once and read by every flag
+ * evaluated for it (a subject is not changed once made): a per-flag copy of a large property bag
+ * made one request cost flags × properties.
+ */
+const bags = new WeakMap<object, PropertyBag>();
+
+/** The subject's person properties with `distinct_id` (docs/evaluation.md §4.1), as flags and cohorts read them. */
+export const personBag = (subject: EvaluationSubject): PropertyBag =>
+  bagOf(subject, subject.personProperties, 'distinct_id', subject.distinctId);
+
+function bagOf(owner: object, properties: PropertyBag, identityKey: string, identity: string): PropertyBag {
+  let bag = bags.get(owner);
+  if (!bag) bags.set(owner, (bag = { ...properties, [identityKey]: identity }));
+  return bag;
+}
+
 /** The person or group the flag aggregates by; null when a group flag's group is unknown or not passed (docs/evaluation.md §3.2 step 1). */
 function scopeFor(filters: Record<string, unknown>, subject: EvaluationSubject, groupTypes: ReadonlyMap<number, string>): Scope | null {
   const index = filters.aggregation_group_type_index;
   if (index === null || index === undefined) {
     return {
       identifier: subject.distinctId,
-      bag: { ...subject.personProperties, distinct_id: subject.distinctId },
+      bag: personBag(subject),
       groupTypeIndex: null,
       complete: subject.personUnread !== true,
     };
@@ -130,7 +147,7 @@ function scopeFor(filters: Record<string, unknown>, subject: EvaluationSubject, 
   if (!group) return null;
   return {
     identifier: group.key,
-    bag: { ...group.properties, $group_key: group.key },
+    bag: bagOf(group, group.properties, '$group_key', group.key),
     groupTypeIndex: index as number,
     complete: group.unread !== true,
   };

@@ -49,6 +49,9 @@ export function isPropertyOperator(value: unknown): value is PropertyOperator {
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
+/** Longest date text read (the longest form above with nanoseconds is 35 characters); a longer one is no date. */
+export const MAX_DATE_LENGTH = 64;
+
 const RELATIVE = /^-?(\d+)([hdwmy])$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // RFC 3339 date-time: seconds required, an offset required (`T`, `t` or a space as separator).
@@ -63,7 +66,7 @@ const WITHOUT_OFFSET = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?
  * Fractions beyond milliseconds are truncated.
  */
 export function parseRelativeOrAbsoluteDate(value: string, now: Date): Date | null {
-  if (typeof value !== 'string') return null;
+  if (typeof value !== 'string' || value.length > MAX_DATE_LENGTH) return null;
 
   const relative = RELATIVE.exec(value);
   if (relative) {

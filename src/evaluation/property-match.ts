@@ -1,4 +1,5 @@
 import { isPropertyOperator, parseRelativeOrAbsoluteDate } from './operators';
+import { regexProblem, regexTest } from './regex';
 import { matchSemver, type SemverOperator } from './semver';
 
 /** A flag or cohort filter as stored: `{key, value, operator?, type, group_type_index?, negation?}`. */
@@ -12,14 +13,51 @@ export function str(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
 }
 
-const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/** A-Z to a-z, nothing else (icontains and friends fold ASCII only): one pass, whatever the text. */
+function asciiLower(s: string): string {
+  // eslint-disable-next-line no-control-regex -- ASCII only: there toLowerCase folds exactly A-Z
+  if (!/[^\x00-\x7f]/.test(s)) return s.toLowerCase();
+  const codes = new Uint16Array(s.length);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    codes[i] = c >= 65 && c <= 90 ? c + 32 : c;
+  }
+  let lowered = '';
+  for (let i = 0; i < codes.length; i += 8192) lowered += String.fromCharCode(...codes.subarray(i, i + 8192));
+  return lowered;
+}
 
-const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** Longest text read as a number (docs/evaluation.md §4.5); a longer one is no number. */
+export const MAX_NUMERIC_LENGTH = 1000;
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/** Whether `s` is `[+-]?(digits[.digits?] | .digits)([eE][+-]?digits)?`: one scan, no backtracking. */
+function isDecimalText(s: string): boolean {
+  let i = s.charCodeAt(0) === 43 || s.charCodeAt(0) === 45 ? 1 : 0; // + or -
+  const integerStart = i;
+  while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+  let digits = i - integerStart;
+  if (s.charCodeAt(i) === 46) {
+    const fractionStart = ++i; // after the .
+    while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+    digits += i - fractionStart;
+  }
+  if (digits === 0) return false;
+  if (s.charCodeAt(i) === 101 || s.charCodeAt(i) === 69) {
+    i++; // e or E
+    if (s.charCodeAt(i) === 43 || s.charCodeAt(i) === 45) i++;
+    const start = i;
+    while (i < s.length && isDigit(s.charCodeAt(i))) i++;
+    if (i === start) return false;
+  }
+  return i === s.length;
+}
 
 /** docs/evaluation.md §4.5: a finite JSON number, or a string in plain decimal/exponent form. */
 export function numeric(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'string' && NUMERIC.test(value)) {
+  if (typeof value === 'string' && value.length <= MAX_NUMERIC_LENGTH && isDecimalText(value)) {
     const n = Number(value);
     return Number.isFinite(n) ? n : null;
   }
@@ -43,14 +81,6 @@ function exact(expected: unknown, actual: unknown): boolean {
   const target = str(actual).toLowerCase();
   if (Array.isArray(expected)) return expected.some((item) => str(item).toLowerCase() === target);
   return str(expected).toLowerCase() === target;
-}
-
-function compileRegex(pattern: string): RegExp | null {
-  try {
-    return new RegExp(pattern);
-  } catch {
-    return null;
-  }
 }
 
 /** docs/evaluation.md §4.6: the property side is unix seconds when numeric, else a parseable date string. */
@@ -92,7 +122,6 @@ export const NEGATED: Record<string, string> = {
   not_icontains: 'icontains',
   not_starts_with: 'starts_with',
   not_ends_with: 'ends_with',
-  not_regex: 'regex',
 };
 
 function matchPresent(operator: string, actual: unknown, expected: unknown, now: Date): boolean {
@@ -105,8 +134,6 @@ function matchPresent(operator: string, actual: unknown, expected: unknown, now:
       return asciiLower(str(actual)).startsWith(asciiLower(str(expected)));
     case 'ends_with':
       return asciiLower(str(actual)).endsWith(asciiLower(str(expected)));
-    case 'regex':
-      return compileRegex(str(expected))!.test(str(actual));
     case 'gt':
     case 'gte':
     case 'lt':
@@ -122,6 +149,18 @@ function matchPresent(operator: string, actual: unknown, expected: unknown, now:
 }
 
 /**
+ * docs/evaluation.md §4.7: a pattern that cannot be evaluated, or a value too long to decide, is
+ * false for both operators; an absent key is false for `regex`, true for `not_regex`.
+ */
+function matchRegex(operator: 'regex' | 'not_regex', actual: unknown, present: boolean, pattern: string): boolean {
+  if (regexProblem(pattern) !== null) return false;
+  if (!present) return operator === 'not_regex';
+  const matched = regexTest(pattern, str(actual));
+  if (matched === null) return false;
+  return operator === 'regex' ? matched : !matched;
+}
+
+/**
  * docs/evaluation.md §4.3: one property filter against a complete property bag (an absent key is a
  * definite answer). `in`/`not_in` belong to cohort filters and are false here.
  */
@@ -134,7 +173,7 @@ export function matchProperty(filter: PropertyFilter, bag: PropertyBag, now: Dat
   if (operator === 'is_not_set') return !present;
   const expected = filter.value;
   if (expected === undefined || expected === null) return false;
-  if ((operator === 'regex' || operator === 'not_regex') && compileRegex(str(expected)) === null) return false;
+  if (operator === 'regex' || operator === 'not_regex') return matchRegex(operator, present ? bag[key] : undefined, present, str(expected));
   const positive = NEGATED[operator];
   if (positive) return !present || !matchPresent(positive, bag[key], expected, now);
   return present && matchPresent(operator, bag[key], expected, now);

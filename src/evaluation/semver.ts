@@ -1,7 +1,11 @@
 /** docs/evaluation.md §4.8: versions as [major, minor, patch]; pre-release and build parts are ignored. */
 type Version = [number, number, number];
 
+/** Longest version text read; a longer one is unparseable. */
+export const MAX_VERSION_LENGTH = 256;
+
 export function parseVersion(text: string): Version | null {
+  if (text.length > MAX_VERSION_LENGTH) return null;
   let s = text.trim();
   if (s.startsWith('v') || s.startsWith('V')) s = s.slice(1);
   const cut = s.search(/[-+]/);
@@ -22,6 +26,7 @@ const within = (v: Version, low: Version, high: Version) => compare(v, low) >= 0
 
 /** The half-open range `X.*`, `X.*.*`, `X.Y.*` or `*` stands for; null for other shapes. */
 function wildcardRange(text: string): [Version, Version] | 'any' | null {
+  if (text.length > MAX_VERSION_LENGTH) return null;
   const s = text.trim().replace(/^[vV]/, '');
   if (s === '*') return 'any';
   const m = /^(\d+)\.\*(?:\.\*)?$/.exec(s);

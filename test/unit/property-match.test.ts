@@ -1,4 +1,5 @@
 import { matchProperty, numeric, str, type PropertyBag } from '../../src/evaluation/property-match';
+import { regexProblem } from '../../src/evaluation/regex';
 import { parseVersion } from '../../src/evaluation/semver';
 
 const NOW = new Date('2024-06-15T12:00:00Z');
@@ -341,9 +342,10 @@ describe('regex (docs/evaluation.md §4.7)', () => {
     ['regex', 4, 4, true],
     ['regex', '^\\d+$', 42, true],
     ['regex', 'nul', null, true],
+    // RE2 reads these differently from JavaScript: `\A` is the start of the text, `.` a code point.
     ['regex', '\\A', 'A', true],
-    ['regex', '\\A', 'xyz', false],
-    ['regex', '^.$', '😀', false],
+    ['regex', '\\A', 'xyz', true],
+    ['regex', '^.$', '😀', true],
     ['not_regex', 'pro', 'Pro', true],
     ['not_regex', '[Pp]ro', 'Pro', false],
     ['not_regex', '', 'anything', false],
@@ -356,11 +358,72 @@ describe('regex (docs/evaluation.md §4.7)', () => {
     expect(matchValue('regex', 'b$', 'b\na')).toBe(false);
   });
 
-  it.each(['?*', '(?i)abc', '(?P<n>a)', 'a++', '[', '(abc'])('an invalid pattern %p is false for regex and not_regex', (pattern) => {
-    for (const actual of ['abc', 'ABC', 'a', '?*', 'xyz']) {
-      expect(matchValue('regex', pattern, actual)).toBe(false);
-      expect(matchValue('not_regex', pattern, actual)).toBe(false);
-    }
+  // Not JavaScript, not RE2 (lookaround, back-reference), too long, too complex.
+  it.each(['?*', '(?i)abc', '(?P<n>a)', 'a++', '[', '(abc', 'a(?=b)', '(a)\\1', 'a'.repeat(1001), '(?:a{1,100}b){20}'])(
+    'a pattern that cannot be evaluated (%p) is false for regex and not_regex',
+    (pattern) => {
+      for (const actual of ['abc', 'ABC', 'a', '?*', 'xyz', 'ab', 'aa']) {
+        expect(matchValue('regex', pattern, actual)).toBe(false);
+        expect(matchValue('not_regex', pattern, actual)).toBe(false);
+      }
+    },
+  );
+
+  it('decides the catastrophic pattern `^(a+)+$` in linear time, for any length up to the bound', () => {
+    expect(matchValue('regex', '^(a+)+$', `${'a'.repeat(29)}!`)).toBe(false);
+    expect(matchValue('regex', '^(a+)+$', `${'a'.repeat(9_999)}!`)).toBe(false);
+    expect(matchValue('regex', '^(a+)+$', 'a'.repeat(10_000))).toBe(true);
+    expect(matchValue('not_regex', '^(a+)+$', `${'a'.repeat(9_999)}!`)).toBe(true);
+  });
+
+  it('leaves a value too long to match undecided: false for regex and not_regex', () => {
+    const long = 'a'.repeat(10_001);
+    expect(matchValue('regex', 'a', long)).toBe(false);
+    expect(matchValue('not_regex', 'b', long)).toBe(false);
+    // A complex pattern (program size near 1,000) takes values up to 1,000 characters only.
+    const complex = '(?:[ab]{0,40}c){12}';
+    expect(matchValue('regex', complex, 'c'.repeat(900))).toBe(true);
+    expect(matchValue('regex', complex, 'c'.repeat(2_000))).toBe(false);
+    expect(matchValue('not_regex', complex, 'd'.repeat(2_000))).toBe(false);
+  });
+});
+
+describe('regexProblem: why a pattern is refused when saved', () => {
+  it.each([
+    ['(unclosed', 'ECMAScript'],
+    ['(?i)abc', 'ECMAScript'],
+    ['a(?=b)', 'RE2'],
+    ['(a)\\1', 'RE2'],
+    ['a'.repeat(1001), 'RE2'],
+    ['(?:a{1,100}b){20}', 'RE2'],
+  ])('%p is refused by %s', (pattern, dialect) => {
+    expect(regexProblem(pattern)).toEqual({ dialect, reason: expect.any(String) });
+  });
+
+  it('accepts patterns both dialects read', () => {
+    for (const pattern of ['', '^pro$', '@example\\.com$', '[Pp]ro', '^\\d{3}-\\d{4}$', '(a|b)+c'])
+      expect(regexProblem(pattern)).toBeNull();
+  });
+});
+
+describe('numbers, dates and versions are read in one pass, with length caps', () => {
+  it('a 60,000-digit text followed by x is no number; 1,000 digits still are', () => {
+    expect(numeric(`${'1'.repeat(60_000)}x`)).toBeNull();
+    expect(numeric('1'.repeat(60_000))).toBeNull();
+    expect(numeric('1'.repeat(300))).toBe(Number('1'.repeat(300)));
+    expect(matchValue('gt', '5', `${'9'.repeat(60_000)}x`)).toBe(false);
+  });
+
+  it('a date or version text past its cap is no date or version', () => {
+    expect(matchValue('is_date_before', '2024-01-01', `2023-01-01T00:00:00.${'1'.repeat(60)}Z`)).toBe(false);
+    expect(matchValue('is_date_before', '2024-01-01', '2023-01-01T00:00:00.1Z')).toBe(true);
+    expect(parseVersion(`1.2.${'3'.repeat(300)}`)).toBeNull();
+  });
+
+  it('icontains folds ASCII only, also on long non-ASCII text', () => {
+    expect(matchValue('icontains', 'ÉCOLE', 'une école')).toBe(false);
+    expect(matchValue('icontains', 'ÉCOLE', 'une École')).toBe(true);
+    expect(matchValue('icontains', 'abc', `${'É'.repeat(20_000)}xABCx`)).toBe(true);
   });
 });
 

@@ -41,4 +41,6 @@ export const filterErrors = {
   payloadKeysNotVariants: () => invalid('Payload keys must match a variant key for multivariate flags'),
   payloadKeysNotTrue: () => invalid("Payload keys must be 'true' for boolean flags"),
   cannotEvaluate: () => invalid("Can't evaluate flag - please check release conditions", null),
+  unusableRegex: (path: string, reason: string) =>
+    new ValidationError('invalid_regex', `${path}.value is not a regular expression this service can evaluate: ${reason}`, 'filters'),
 };

@@ -1,4 +1,5 @@
 import { isPropertyOperator, parseRelativeOrAbsoluteDate } from '../../evaluation/operators';
+import { regexProblem } from '../../evaluation/regex';
 import { type Attr, filterErrors } from './flag-filters.errors';
 import type { CheckedProperty } from './flag-filters.shapes';
 import type { CohortInfo, FiltersValidationOptions } from './flag-filters.validation';
@@ -70,13 +71,16 @@ export async function checkPropertiesRules(
   for (const property of properties) checkPropertyRules(property, cohorts, attr, now);
 }
 
-/** V6: a `regex`/`not_regex` pattern must compile as the evaluator compiles it (JavaScript, no flags). */
-export function checkPropertyRegex(property: CheckedProperty): void {
+/**
+ * V6: a `regex`/`not_regex` pattern must compile as the evaluator compiles it
+ * (docs/evaluation.md §4.7). On a flag, one that is not even ECMAScript gets PostHog's own
+ * message (`posthogV6`); any other refusal (lookaround, back-references, too long or too
+ * complex) says why, at `filters`.
+ */
+export function checkPropertyRegex(property: CheckedProperty, posthogV6 = true): void {
   if (isCohort(property) || !REGEX_OPERATORS.has(property.operator ?? 'exact')) return;
   if (typeof property.value !== 'string') return; // V4e has refused it already
-  try {
-    new RegExp(property.value);
-  } catch {
-    throw filterErrors.cannotEvaluate();
-  }
+  const problem = regexProblem(property.value);
+  if (problem?.dialect === 'ECMAScript' && posthogV6) throw filterErrors.cannotEvaluate();
+  if (problem) throw filterErrors.unusableRegex(property.path, problem.reason);
 }

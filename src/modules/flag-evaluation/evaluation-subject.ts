@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SubjectDataUnavailable, type EvaluationSubject } from '../../evaluation/evaluate-flag';
+import { personBag, SubjectDataUnavailable, type EvaluationSubject } from '../../evaluation/evaluate-flag';
 import { storableText } from '../../db/sql';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { FeatureFlagStore } from '../feature-flag/feature-flag.store';
@@ -127,22 +127,25 @@ export function subjectWithCohorts(
   cohorts: CohortDefinitions,
   staticCohorts: ReadonlySet<number> | null,
 ): EvaluationSubject {
-  const bag = { ...personProperties, distinct_id: distinctId };
   const now = new Date();
+  const subject: EvaluationSubject = { distinctId, personProperties, groups, inCohort: (id) => inCohort(id) };
+  let inCohort: (id: number) => boolean;
   if (staticCohorts !== null) {
-    const inCohort = cohortMembership(cohorts, staticCohorts, (filter) => matchProperty(filter, bag, now));
-    return { distinctId, personProperties, groups, inCohort };
+    inCohort = cohortMembership(cohorts, staticCohorts, (filter) => matchProperty(filter, personBag(subject), now));
+    return subject;
   }
-  const inCohort = cohortMembership(
+  inCohort = cohortMembership(
     cohorts,
     () => {
       throw new SubjectDataUnavailable("the static cohorts' members");
     },
     (filter) => {
+      const bag = personBag(subject);
       const key = typeof filter.key === 'string' ? filter.key : str(filter.key);
       if (!Object.prototype.hasOwnProperty.call(bag, key)) throw new SubjectDataUnavailable(`the stored property ${JSON.stringify(key)}`);
       return matchProperty(filter, bag, now);
     },
   );
-  return { distinctId, personProperties, groups, inCohort, personUnread: true };
+  subject.personUnread = true;
+  return subject;
 }
