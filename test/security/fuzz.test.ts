@@ -401,11 +401,26 @@ const weirdText = fc.oneof(
       'feature flags',
       'control',
       'test',
+      // Patterns that backtrack catastrophically, or that only one of RE2 and ECMAScript reads (docs/evaluation.md §4.7).
+      '^(a+)+$',
+      '(x+x+)+y',
+      '^(a|aa)+$',
+      'a(?=b)',
+      '(a)\\1',
+      '(?i)abc',
+      '(?:a{1,100}b){20}',
     ),
   },
   {
     weight: 1,
     arbitrary: fc.tuple(fc.integer({ min: 256, max: 10_000 }), fc.constantFrom('x', 'é', '\u0000', '𝟘')).map(([n, c]) => c.repeat(n)),
+  },
+  {
+    // The issue's hostile values: a catastrophic regex's nemesis, and a number that is not one.
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 29, max: 60_000 }), fc.constantFrom('a', '1', '9'))
+      .map(([n, c]) => `${c.repeat(n)}${c === 'a' ? '!' : 'x'}`),
   },
 );
 

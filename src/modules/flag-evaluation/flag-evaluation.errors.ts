@@ -1,4 +1,4 @@
-import { fieldErrors, ValidationError } from '../../errors';
+import { AppError, fieldErrors, ValidationError } from '../../errors';
 import { captureErrors } from '../ingestion/ingestion.errors';
 
 /** evaluation_reasons' and my_flags' messages (docs/evaluation.md §9). */
@@ -17,4 +17,9 @@ export const remoteEvaluationErrors = {
   distinctIdRequired: () => new ValidationError('invalid', 'distinct_id is required', 'distinct_id'),
   groupsNotAnObject: () => new ValidationError('invalid', 'groups must be an object', 'groups'),
   notAnObject: () => captureErrors.notAnObject(),
+  bodyTooLarge: (bytes: number) =>
+    new AppError(413, 'invalid_request', 'payload_too_large', `Request body exceeds ${bytes / 1024 / 1024} MB after decompression.`),
+  tooManyProperties: (field: 'person_properties' | 'group_properties', max: number) =>
+    new ValidationError('invalid', `${field} may hold at most ${max} properties`, field),
+  tooManyGroups: (max: number) => new ValidationError('invalid', `groups may name at most ${max} groups`, 'groups'),
 };

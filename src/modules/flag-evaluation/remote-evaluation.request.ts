@@ -22,12 +22,24 @@ export interface RemoteEvaluationSubject {
 
 type Json = Record<string, unknown>;
 
+/**
+ * SPEC-GAP: bounds of one request (docs/remote-evaluation.md, "The request"), so that reading and
+ * overlaying its properties stays cheap: posthog-js sends a few dozen at most. Past them: 413, 400.
+ */
+export const MAX_EVALUATION_BODY_BYTES = 1024 * 1024;
+export const MAX_REQUEST_PROPERTIES = 1000;
+export const MAX_REQUEST_GROUPS = 100;
+
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 const nonEmptyText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** The decoded body text (capture's decoding, docs/ingestion.md §1.2) as JSON: empty means `{}`. */
 export function parseRemoteEvaluationBody(text: string, query: Record<string, unknown>): RemoteEvaluationRequest {
+  // Text length counts UTF-16 units: never more than the UTF-8 bytes, so this refuses nothing the cap allows.
+  if (text.length > MAX_EVALUATION_BODY_BYTES && Buffer.byteLength(text) > MAX_EVALUATION_BODY_BYTES) {
+    throw remoteEvaluationErrors.bodyTooLarge(MAX_EVALUATION_BODY_BYTES);
+  }
   let body: Json = {};
   if (text.trim() !== '') {
     const value = parseCaptureJson(text);
@@ -39,10 +51,24 @@ export function parseRemoteEvaluationBody(text: string, query: Record<string, un
   return { token, body };
 }
 
-/** An object of objects, keeping only the entries that are objects. */
-function objectsOf(value: unknown): Record<string, Json> {
+/** Counts an object's own keys, stopping past `max`. */
+function keysOver(value: Json, max: number): number {
+  let count = 0;
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key) && ++count > max) break;
+  return count;
+}
+
+/** An object of objects, keeping only the entries that are objects; at most MAX_REQUEST_PROPERTIES properties in all. */
+function groupPropertiesOf(value: unknown): Record<string, Json> {
   if (!isObject(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, Json] => isObject(entry[1])));
+  if (keysOver(value, MAX_REQUEST_GROUPS) > MAX_REQUEST_GROUPS) throw remoteEvaluationErrors.tooManyGroups(MAX_REQUEST_GROUPS);
+  const groups = Object.entries(value).filter((entry): entry is [string, Json] => isObject(entry[1]));
+  let total = 0;
+  for (const [, properties] of groups) {
+    total += keysOver(properties, MAX_REQUEST_PROPERTIES);
+    if (total > MAX_REQUEST_PROPERTIES) throw remoteEvaluationErrors.tooManyProperties('group_properties', MAX_REQUEST_PROPERTIES);
+  }
+  return Object.fromEntries(groups);
 }
 
 /**
@@ -59,6 +85,13 @@ export function readSubject(body: Json): RemoteEvaluationSubject {
   if (typeof distinctId !== 'string' || distinctId === '') throw remoteEvaluationErrors.distinctIdRequired();
 
   if (body.groups !== undefined && body.groups !== null && !isObject(body.groups)) throw remoteEvaluationErrors.groupsNotAnObject();
+  if (isObject(body.groups) && keysOver(body.groups, MAX_REQUEST_GROUPS) > MAX_REQUEST_GROUPS) {
+    throw remoteEvaluationErrors.tooManyGroups(MAX_REQUEST_GROUPS);
+  }
+  const personProperties = isObject(body.person_properties) ? body.person_properties : {};
+  if (keysOver(personProperties, MAX_REQUEST_PROPERTIES) > MAX_REQUEST_PROPERTIES) {
+    throw remoteEvaluationErrors.tooManyProperties('person_properties', MAX_REQUEST_PROPERTIES);
+  }
   const groups: Record<string, string> = {};
   for (const [name, key] of Object.entries(body.groups ?? {})) {
     if (typeof key === 'string' && key !== '') groups[name] = key;
@@ -73,10 +106,7 @@ export function readSubject(body: Json): RemoteEvaluationSubject {
   return {
     distinctId,
     groups,
-    overlay: {
-      personProperties: isObject(body.person_properties) ? body.person_properties : {},
-      groupProperties: objectsOf(body.group_properties),
-    },
+    overlay: { personProperties, groupProperties: groupPropertiesOf(body.group_properties) },
     flagKeys: keys ? new Set(keys.filter((key): key is string => typeof key === 'string')) : null,
     disableFlags: body.disable_flags === true,
   };

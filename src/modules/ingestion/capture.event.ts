@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eventTimestamp } from './capture.timestamp';
 import { captureErrors } from './ingestion.errors';
 import { isUuid } from '../../validation/fields';
+import { MAX_PROPERTY_UPDATE } from './person-properties';
 
 /** A validated event, ready for docs/ingestion.md §3–§4 (group keys are added later). */
 export interface CapturedEvent {
@@ -66,6 +67,15 @@ function mergeTopLevelSets(item: Json, properties: Json): Json {
   return merged;
 }
 
+/** `$set`, `$set_once`, `$unset` and `$group_set` carry at most MAX_PROPERTY_UPDATE keys each (person-properties.ts). */
+function refuseLargePropertyUpdates(properties: Json): void {
+  for (const field of ['$set', '$set_once', '$unset', '$group_set']) {
+    const value = properties[field];
+    const size = Array.isArray(value) ? value.length : isObject(value) ? Object.keys(value).length : 0;
+    if (size > MAX_PROPERTY_UPDATE) throw captureErrors.tooManyPropertyUpdates(field, MAX_PROPERTY_UPDATE);
+  }
+}
+
 /**
  * docs/ingestion.md §2.1: one event checked and normalised; the first failure throws its 400.
  * SPEC-GAP: within an event the checks run event name, distinct id, uuid, properties.
@@ -85,6 +95,7 @@ export function validateEvent(item: unknown, sentAt: Date | null, now: Date): Ca
     throw captureErrors.propertiesNotObject(jsonTypeName(rawProperties));
   }
   const properties = mergeTopLevelSets(item, rawProperties ?? {});
+  refuseLargePropertyUpdates(properties);
   return {
     uuid: typeof item.uuid === 'string' ? canonicalUuid(item.uuid) : uuidv7(now.getTime()),
     event,

@@ -1,4 +1,5 @@
 import type { Sql } from './ingestion.store';
+import { MAX_PERSON_PROPERTIES } from './person-properties';
 
 type Json = Record<string, unknown>;
 
@@ -94,13 +95,21 @@ export const IngestionPersonStore = {
     return rows.map((row) => ({ ...row, id: Number(row.id) }));
   },
 
-  /** Applies each stored person's pending change: one prepared statement. */
+  /**
+   * Applies each stored person's pending change: one prepared statement. A change that would take a
+   * person past MAX_PERSON_PROPERTIES keys changes only the keys it has (and removes `unset`).
+   */
   async updatePersons(sql: Sql, updates: PersonUpdateRow[]): Promise<void> {
     const rows = updates.map((update) => ({ id: update.id, so: update.setOnce, s: update.set, u: update.unset, i: update.identify }));
     await sql.prepared(
       'update_persons',
       `update person p
-          set properties = (x.so || p.properties || x.s) - array(select jsonb_array_elements_text(x.u)),
+          set properties = (
+                select case when (select count(*) from jsonb_object_keys(n.changed)) <= ${MAX_PERSON_PROPERTIES} then n.changed
+                            else (p.properties || (select coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb)
+                                                     from jsonb_each(x.s) e where p.properties ? e.key)) - n.unset end
+                  from (select (x.so || p.properties || x.s) - array(select jsonb_array_elements_text(x.u)) as changed,
+                               array(select jsonb_array_elements_text(x.u)) as unset) n),
               is_identified = p.is_identified or x.i
          from jsonb_to_recordset($1::jsonb) as x(id bigint, so jsonb, s jsonb, u jsonb, i boolean)
         where p.id = x.id`,

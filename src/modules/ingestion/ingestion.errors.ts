@@ -51,5 +51,6 @@ export const captureErrors = {
   eventNameTooLong: (max: number) => invalidEvent(`Event field "event" must be at most ${max} characters!`),
   uuidInvalid: () => invalidEvent('Event field "uuid" is not a valid UUID!'),
   propertiesNotObject: (type: string) => invalidEvent(`Properties must be a JSON object, received ${type}!`),
+  tooManyPropertyUpdates: (field: string, max: number) => invalidEvent(`Event field "${field}" must hold at most ${max} properties!`),
   unavailable: () => new AppError(503, 'server_error', 'server_error', 'Unable to store events. Please try again.'),
 };

@@ -3,7 +3,14 @@ import { cut, MAX_DISTINCT_ID, type CapturedEvent } from './capture.event';
 import { IngestionPersonStore, type DistinctIdOwner } from './ingestion-persons.store';
 import { RetryableConflict, type Sql } from './ingestion.store';
 import { mergeIntoDatabase } from './person-merge';
-import { applyUpdate, composeUpdates, isEmptyUpdate, updateFromProperties, type PropertyUpdate } from './person-properties';
+import {
+  applyUpdate,
+  composeUpdates,
+  isEmptyUpdate,
+  updateFromProperties,
+  withinPropertyCap,
+  type PropertyUpdate,
+} from './person-properties';
 
 /** A person as this request sees it, with the writes it still owes the database. */
 export interface PersonRef {
@@ -190,7 +197,7 @@ export class PersonPlanner {
         this.projectId,
         created.map((ref) => ({
           uuid: ref.uuid,
-          properties: applyUpdate({}, ref.update ?? emptyUpdate()),
+          properties: withinPropertyCap(applyUpdate({}, ref.update ?? emptyUpdate())),
           is_identified: ref.isIdentified,
           created_at: ref.createdAt,
         })),

@@ -1,5 +1,6 @@
 import type { PersonRef } from './ingestion.persons';
 import { IngestionPersonStore } from './ingestion-persons.store';
+import { withinPropertyCap } from './person-properties';
 import { RetryableConflict, type Sql } from './ingestion.store';
 
 /**
@@ -17,7 +18,8 @@ export async function mergeIntoDatabase(sql: Sql, projectId: number, target: Per
   const [to, from] = [target.id, source.id].map((id) => rows.find((row) => row.id === id));
   if (!to || !from) throw new RetryableConflict('person merged meanwhile');
   if (from.is_identified && !dangerous) return;
-  const properties = { ...from.properties, ...to.properties };
+  // The target's keys first, so that the property cap keeps them.
+  const properties = withinPropertyCap({ ...to.properties, ...from.properties, ...to.properties });
   const createdAt = from.created_at < to.created_at ? from.created_at : to.created_at;
   await IngestionPersonStore.mergePersons(
     sql,

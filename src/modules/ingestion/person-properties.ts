@@ -58,6 +58,24 @@ export function composeUpdates(first: PropertyUpdate, second: PropertyUpdate): P
   return { setOnce, set, unset: [...unset] };
 }
 
+/**
+ * SPEC-GAP: a person holds at most this many properties (docs/ingestion.md §3.2): past it, keys it
+ * does not have yet are dropped (the ones it has still change), so evaluation never reads an
+ * unbounded bag. An event's `$set`, `$set_once`, `$unset` and `$group_set` carry at most
+ * MAX_PROPERTY_UPDATE keys each, else it is refused.
+ */
+export const MAX_PERSON_PROPERTIES = 10_000;
+export const MAX_PROPERTY_UPDATE = 1000;
+
+/** `properties` with at most MAX_PERSON_PROPERTIES keys: the first ones, in order. */
+export function withinPropertyCap(properties: Json): Json {
+  const keys = Object.keys(properties);
+  if (keys.length <= MAX_PERSON_PROPERTIES) return properties;
+  const kept: Json = {};
+  for (const key of keys.slice(0, MAX_PERSON_PROPERTIES)) put(kept, key, properties[key]);
+  return kept;
+}
+
 /** `(setOnce || properties || set) - unset`. */
 export function applyUpdate(properties: Json, update: PropertyUpdate): Json {
   const result: Json = {};

@@ -1,0 +1,227 @@
+import type { World } from '../helpers/factories';
+import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
+import { capture, uniqueId } from '../ingestion/capture-helpers';
+
+/**
+ * Requests that froze the event loop (docs/evaluation.md §4.5–§4.8, docs/remote-evaluation.md "The
+ * request", docs/ingestion.md §3.2): a catastrophic regular expression, a quadratic number check,
+ * a property bag copied once per flag. Each hostile request runs while `/_health` is polled; the
+ * guard is that every probe answers within 200 ms (before the fix each of these held the loop for
+ * seconds), and that the answer is the right one or a clear refusal.
+ */
+let app: TestApp;
+let world: World;
+let token: string;
+
+const HEALTH_BOUND_MS = 200;
+const CATASTROPHIC = '^(a+)+$';
+const project = () => `/api/projects/${world.project.id}`;
+
+async function createFlag(key: string, properties: unknown[]): Promise<ApiResponse> {
+  return app.request(`${project()}/feature_flags/`, {
+    method: 'POST',
+    key: world.owner.key,
+    body: { key, filters: { groups: [{ properties, rollout_percentage: 100 }] } },
+  });
+}
+
+/** Runs `hostile` while `/_health` is asked every 20 ms; returns its answer and the slowest probe. */
+async function whileProbing<T>(hostile: () => Promise<T>): Promise<{ answer: T; slowestProbeMs: number }> {
+  let slowest = 0;
+  let running = true;
+  const probe = async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(`${app.baseUrl}/_health`);
+      await res.arrayBuffer();
+      slowest = Math.max(slowest, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  const probing = probe();
+  await new Promise((resolve) => setTimeout(resolve, 30)); // a probe is under way when the hostile request starts
+  try {
+    return { answer: await hostile(), slowestProbeMs: slowest };
+  } finally {
+    running = false;
+    await probing;
+  }
+}
+
+async function expectHealthy<T>(hostile: () => Promise<T>): Promise<T> {
+  const { answer, slowestProbeMs } = await whileProbing(hostile);
+  expect(slowestProbeMs).toBeLessThan(HEALTH_BOUND_MS);
+  return answer;
+}
+
+const flagsFor = (body: Record<string, unknown>) =>
+  app.request('/flags/?v=2', { method: 'POST', body: { token, ...body } }) as Promise<ApiResponse>;
+
+const flagValue = (res: ApiResponse, key: string) => res.body.flags[key]?.enabled;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  world = await app.factories.world();
+  token = world.project.apiToken;
+  expect((await createFlag('catastrophic', [{ key: 'name', type: 'person', operator: 'regex', value: CATASTROPHIC }])).status).toBe(201);
+  expect((await createFlag('adults', [{ key: 'age', type: 'person', operator: 'gt', value: '17' }])).status).toBe(201);
+  expect((await createFlag('recent', [{ key: 'joined', type: 'person', operator: 'is_date_after', value: '-30d' }])).status).toBe(201);
+  expect((await createFlag('modern', [{ key: 'version', type: 'person', operator: 'semver_gte', value: '2.0.0' }])).status).toBe(201);
+  for (let i = 0; i < 37; i++) {
+    const res = await createFlag(`plain-${i}`, [{ key: `p${i}`, type: 'person', operator: 'icontains', value: 'x' }]);
+    expect(res.status).toBe(201);
+  }
+});
+afterAll(() => app.close());
+
+describe('catastrophic regular expressions are matched in linear time (public token)', () => {
+  it('a value of 29 a and ! against ^(a+)+$ in the request body', async () => {
+    const res = await expectHealthy(() => flagsFor({ distinct_id: uniqueId(), person_properties: { name: `${'a'.repeat(29)}!` } }));
+    expect(res.status).toBe(200);
+    expect(flagValue(res, 'catastrophic')).toBe(false);
+  });
+
+  it('the same value stored through /batch/ $set, then an 80-byte /flags for that id', async () => {
+    const id = uniqueId();
+    const stored = await capture(app, '/batch/', {
+      api_key: token,
+      batch: [{ event: 'seen', distinct_id: id, properties: { $set: { name: `${'a'.repeat(5000)}!` } } }],
+    });
+    expect(stored.status).toBe(200);
+    const res = await expectHealthy(() => flagsFor({ distinct_id: id }));
+    expect(flagValue(res, 'catastrophic')).toBe(false);
+    const matching = await expectHealthy(() => flagsFor({ distinct_id: uniqueId(), person_properties: { name: 'a'.repeat(9_000) } }));
+    expect(flagValue(matching, 'catastrophic')).toBe(true);
+  });
+
+  it('a cohort filter and a blast radius read key pick the pattern', async () => {
+    const cohort = await app.request(`${project()}/cohorts/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: {
+        name: 'Catastrophic',
+        filters: { properties: { type: 'AND', values: [{ key: 'name', type: 'person', operator: 'regex', value: CATASTROPHIC }] } },
+      },
+    });
+    expect(cohort.status).toBe(201);
+    expect((await createFlag('in-cohort', [{ key: 'id', type: 'cohort', value: cohort.body.id }])).status).toBe(201);
+    const res = await expectHealthy(() => flagsFor({ distinct_id: uniqueId(), person_properties: { name: `${'a'.repeat(3000)}!` } }));
+    expect(flagValue(res, 'in-cohort')).toBe(false);
+
+    const reader = await app.factories.member(world.organization, 'member', { scopes: ['feature_flag:read'] });
+    const radius = await expectHealthy(() =>
+      app.request(`${project()}/feature_flags/user_blast_radius`, {
+        method: 'POST',
+        key: reader.key,
+        body: { condition: { properties: [{ key: 'name', type: 'person', operator: 'regex', value: '^(a|aa)+$' }] } },
+      }),
+    );
+    expect(radius.status).toBe(200);
+  });
+
+  it('refuses on save a pattern RE2 cannot evaluate, saying why at the field; keeps PostHog V6 for one that is not JavaScript', async () => {
+    const lookaround = await createFlag('lookaround', [{ key: 'email', type: 'person', operator: 'regex', value: 'a(?=b)' }]);
+    expect(lookaround.status).toBe(400);
+    expect(lookaround.body).toEqual({
+      type: 'validation_error',
+      code: 'invalid_regex',
+      detail: expect.stringMatching(/^groups\[0\]\.properties\[0\]\.value is not a regular expression this service can evaluate: .*\(\?=/),
+      attr: 'filters',
+    });
+    const tooLong = await createFlag('too-long', [{ key: 'email', type: 'person', operator: 'not_regex', value: 'a'.repeat(1001) }]);
+    expect(tooLong.body).toMatchObject({ code: 'invalid_regex', attr: 'filters' });
+    const notJavaScript = await createFlag('python', [{ key: 'email', type: 'person', operator: 'regex', value: '(?i)abc' }]);
+    expect(notJavaScript.body).toEqual({
+      type: 'validation_error',
+      code: 'invalid_input',
+      detail: "Can't evaluate flag - please check release conditions",
+      attr: null,
+    });
+    const cohort = await app.request(`${project()}/cohorts/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: {
+        name: 'Back-reference',
+        filters: { properties: { type: 'OR', values: [{ key: 'name', type: 'person', operator: 'regex', value: '(a)\\1' }] } },
+      },
+    });
+    expect(cohort.status).toBe(400);
+    expect(cohort.body).toMatchObject({ code: 'invalid_regex', attr: 'filters', detail: expect.stringContaining('\\1') });
+  });
+});
+
+describe('numbers, dates and versions are read in linear time (public token)', () => {
+  it('60,000 digits and an x as age, joined and version', async () => {
+    const digits = `${'1'.repeat(60_000)}x`;
+    const res = await expectHealthy(() =>
+      flagsFor({ distinct_id: uniqueId(), person_properties: { age: digits, joined: digits, version: digits } }),
+    );
+    expect(res.status).toBe(200);
+    expect([flagValue(res, 'adults'), flagValue(res, 'recent'), flagValue(res, 'modern')]).toEqual([false, false, false]);
+    const ordinary = await flagsFor({ distinct_id: uniqueId(), person_properties: { age: '18', joined: '-1d', version: 'v2.1' } });
+    expect([flagValue(ordinary, 'adults'), flagValue(ordinary, 'recent'), flagValue(ordinary, 'modern')]).toEqual([true, true, true]);
+  });
+});
+
+describe('property bags are bounded and read once per request', () => {
+  const manyProperties = (count: number, prefix = 'k') => Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, i]));
+
+  it('refuses a $set of 70,000 properties with a 400 and stores nothing', async () => {
+    const id = uniqueId();
+    const res = await capture(app, '/batch/', {
+      api_key: token,
+      batch: [{ event: 'seen', distinct_id: id, properties: { $set: manyProperties(70_000) } }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ detail: 'Invalid payload: Event field "$set" must hold at most 1000 properties!' });
+    const persons = await app.request(`${project()}/persons/?distinct_id=${id}`, { key: world.owner.key });
+    expect(persons.body.results).toEqual([]);
+  });
+
+  it('a person keeps at most 10,000 properties: later new keys are dropped, known ones still change', async () => {
+    const id = uniqueId();
+    for (let part = 0; part < 11; part++) {
+      const res = await capture(app, '/batch/', {
+        api_key: token,
+        batch: [{ event: 'seen', distinct_id: id, properties: { $set: manyProperties(1000, `part${part}-`) } }],
+      });
+      expect(res.status).toBe(200);
+    }
+    const changed = await capture(app, '/batch/', {
+      api_key: token,
+      batch: [{ event: 'seen', distinct_id: id, properties: { $set: { 'part0-1': 'changed', brand_new: true } } }],
+    });
+    expect(changed.status).toBe(200);
+    const [person] = (await app.request(`${project()}/persons/?distinct_id=${id}`, { key: world.owner.key })).body.results;
+    expect(Object.keys(person.properties)).toHaveLength(10_000);
+    expect(person.properties['part0-1']).toBe('changed');
+    expect(person.properties).not.toHaveProperty('brand_new');
+    expect(person.properties).not.toHaveProperty('part10-0');
+
+    const res = await expectHealthy(() => flagsFor({ distinct_id: id, person_properties: manyProperties(1000, 'request-') }));
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.flags)).toHaveLength(42);
+  });
+
+  it('refuses more than 1,000 request properties with a 400, and a body over 1 MB with a 413', async () => {
+    const over = await flagsFor({ distinct_id: uniqueId(), person_properties: manyProperties(1001) });
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({ attr: 'person_properties', detail: 'person_properties may hold at most 1000 properties' });
+    const groups = await flagsFor({
+      distinct_id: uniqueId(),
+      group_properties: { company: manyProperties(600), team: manyProperties(600) },
+    });
+    expect(groups.body).toMatchObject({ attr: 'group_properties' });
+    const huge = await expectHealthy(() => flagsFor({ distinct_id: uniqueId(), person_properties: manyProperties(250_000) }));
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ code: 'payload_too_large', detail: 'Request body exceeds 1 MB after decompression.' });
+  });
+});
+
+it('/metrics exports the event-loop delay', async () => {
+  const res = await fetch(`${app.baseUrl}/metrics`);
+  const text = await res.text();
+  for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_max_seconds']) {
+    expect(text).toContain(`\n${name} `);
+  }
+});
