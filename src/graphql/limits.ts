@@ -28,6 +28,7 @@ import {
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { refuseNulArguments } from './arguments';
+import { computingWeight } from './computing-fields';
 
 /**
  * What one GraphQL request may ask for. A document is refused, before anything runs, when it is too
@@ -271,7 +272,9 @@ export const limitRules: ValidationRule[] = [
  * its selections; a field with a `limit` argument returns a page of `limit` items (default 100, at
  * most 1000, as the resolvers clamp it), so its selections count that many times (the page's
  * `results` list is not counted again); any other list is assumed to hold `assumedListSize` items.
- * Scalars cost nothing (their size is the data's, not the query's).
+ * Scalars cost nothing (their size is the data's, not the query's). A field that computes adds its
+ * weight (src/graphql/computing-fields.ts) once per parent object, multiplied like objects by the
+ * lists around it.
  */
 function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   const known = estimators.get(schema);
@@ -283,11 +286,12 @@ function costEstimator(schema: GraphQLSchema): ComplexityEstimator {
   }
   const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
     const own = isCompositeType(getNamedType(field.type)) ? 1 : 0;
-    if (takesLimit(field)) return own + pageSize(args.limit) * childComplexity;
-    if (pageTypes.has(type.name)) return own + childComplexity;
+    const weight = computingWeight(type.name, field.name);
+    if (takesLimit(field)) return weight + own + pageSize(args.limit) * childComplexity;
+    if (pageTypes.has(type.name)) return weight + own + childComplexity;
     let size = 1;
     for (let t = getNullableType(field.type); isListType(t); t = getNullableType(t.ofType)) size *= GRAPHQL_LIMITS.assumedListSize;
-    return size * (own + childComplexity);
+    return weight + size * (own + childComplexity);
   };
   estimators.set(schema, estimator);
   return estimator;
@@ -325,7 +329,7 @@ const limitsPlugin: ApolloServerPlugin = {
         if (cost !== null && cost > GRAPHQL_LIMITS.maxCost) {
           const shown = Number.isFinite(cost) ? `, estimated ${cost}` : '';
           throw validationRefusal(
-            `Query cost limit of ${GRAPHQL_LIMITS.maxCost} exceeded${shown}; ask for fewer or smaller lists (a smaller limit).`,
+            `Query cost limit of ${GRAPHQL_LIMITS.maxCost} exceeded${shown}; ask for fewer or smaller lists (a smaller limit), or fewer computed fields.`,
           );
         }
         refuseNulArguments(schema, document, operation, request.variables);
