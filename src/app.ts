@@ -24,6 +24,7 @@ import { redactUrl, requestLogging, safeLogger } from './http/logging';
 import { createRateLimiter } from './http/rate-limit';
 import { Metrics, metricsEndpoint, poolUsageOf, routeLabel } from './http/metrics';
 import { probes } from './http/probes';
+import { requestWork, type RequestWork } from './http/request-work';
 import { adminCors, securityHeaders } from './http/security';
 
 export interface AppDeps {
@@ -75,6 +76,7 @@ function contextFactory(services: AppServices) {
       headers: koa.headers,
       query: koa.query,
       body: koa.request.body,
+      work: koa.state.work as RequestWork | undefined,
     });
     return koa.state.appContext as AppContext;
   };
@@ -114,7 +116,8 @@ export async function createApp({
   const definitions = new DefinitionsCache((projectId) => localEvaluationDefinitions(orm.em, projectId), { trusted: !changesUrl });
   const listener = changesUrl ? listenForChanges(changesUrl, logger, (listening) => definitions.setTrusted(listening)) : null;
   await listener?.ready;
-  const makeContext = contextFactory({ em: orm.em, definitions });
+  // The refresh budget lives in the limiter's store (memory or Redis); it is called per request, once both exist.
+  const makeContext = contextFactory({ em: orm.em, definitions, refreshBudget: (caller) => limiter.refresh(caller) });
   const limiter = await createRateLimiter({ config: rateLimit, routes, logger, makeContext });
   const cors = adminCors(corsOrigins);
   const metrics = new Metrics({
@@ -129,6 +132,8 @@ export async function createApp({
   app.use(requestLogging(logger, metrics, routeLabel));
   app.use(securityHeaders());
   app.use(errorMiddleware(logger));
+  // Before anything makes a context: a request's computations stop when it is answered or its client leaves.
+  app.use(requestWork());
   app.use(async (ctx, next) => {
     if (ctx.path !== '/_health' || ctx.method !== 'GET') return next();
     await orm.em.getConnection().execute('select 1');

@@ -31,6 +31,8 @@ export interface RateLimitConfig {
   localEvaluationPerMinute: number;
   /** Failed credentials (unknown key, token or secret) per client IP per 60 s; past it, 429 instead of 401. */
   badCredentialsPerMinute: number;
+  /** Results recomputed on demand (`refresh`) per personal key per 60 s (ours: docs/experiment-results.md). */
+  refreshPerMinute: number;
   /** Share the budgets between processes through Redis; unset = each process counts in memory. */
   redisUrl?: string;
   /** Prefix of every Redis key the limiter writes. */
@@ -43,6 +45,7 @@ export const RATE_LIMIT_DEFAULTS: RateLimitConfig = {
   sustainedPerHour: 4800,
   localEvaluationPerMinute: 600,
   badCredentialsPerMinute: 100,
+  refreshPerMinute: 10,
   redisPrefix: 'flagship:ratelimit:',
 };
 
@@ -75,6 +78,7 @@ export function readRateLimitConfig(env: NodeJS.ProcessEnv = process.env): RateL
     sustainedPerHour: integer(env, 'RATE_LIMIT_SUSTAINED_PER_HOUR', RATE_LIMIT_DEFAULTS.sustainedPerHour, 1),
     localEvaluationPerMinute: integer(env, 'RATE_LIMIT_LOCAL_EVALUATION_PER_MINUTE', RATE_LIMIT_DEFAULTS.localEvaluationPerMinute, 1),
     badCredentialsPerMinute: integer(env, 'RATE_LIMIT_BAD_CREDENTIALS_PER_MINUTE', RATE_LIMIT_DEFAULTS.badCredentialsPerMinute, 1),
+    refreshPerMinute: integer(env, 'RATE_LIMIT_REFRESH_PER_MINUTE', RATE_LIMIT_DEFAULTS.refreshPerMinute, 1),
     redisUrl: env.REDIS_URL?.trim() || undefined,
     redisPrefix: env.RATE_LIMIT_REDIS_PREFIX?.trim() || RATE_LIMIT_DEFAULTS.redisPrefix,
   };

@@ -1,13 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { extractCredential, type Credential } from './auth/credentials';
 import type { Caller, ProjectStanding } from './auth/access';
+import { RequestWork } from './http/request-work';
 import { createLoaders, type Loaders } from './loaders';
 import type { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
+
+/** Charges one recomputation of results to the caller's key; throws the 429 when its budget is spent. */
+export type RefreshBudget = (caller: Caller) => Promise<void>;
 
 /** What lives as long as the app: the root EntityManager requests fork, and the app's caches. */
 export interface AppServices {
   em: EntityManager;
   definitions: DefinitionsCache;
+  /** The per-key refresh budget (src/http/rate-limit.ts); absent: unlimited (the CLI). */
+  refreshBudget?: RefreshBudget;
 }
 
 /** What both transports know about the HTTP request. */
@@ -33,11 +39,16 @@ export interface AppContext {
   caller: Promise<Caller> | null;
   /** The caller's standing in each project asked about, memoised per request by src/auth/access.ts. */
   projects: Map<string, Promise<ProjectStanding>>;
+  /** The request's computing work: one task at a time, stopped when the request ends (src/http/request-work.ts). */
+  work: RequestWork;
+  refreshBudget: RefreshBudget;
 }
 
 /** The request as Koa has it: the URL is built only when something asks for it (pagination links). */
 export interface RequestSource extends Omit<RequestInfo, 'url'> {
   url(): URL;
+  /** The HTTP request's work (src/http/request-work.ts); a CLI command's never stops. */
+  work?: RequestWork;
 }
 
 /**
@@ -76,6 +87,8 @@ export function createContext(
     // An operator (the CLI) is the caller already; a request's caller comes from its credential.
     caller: operator ? Promise.resolve(operator.caller) : null,
     projects: new Map(),
+    work: source.work ?? new RequestWork(),
+    refreshBudget: services.refreshBudget ?? (async () => undefined),
   };
   return ctx;
 }

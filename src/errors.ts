@@ -91,6 +91,9 @@ export const fieldErrors = {
       `Surrogate characters are not allowed: U+${codeUnit.toString(16).toUpperCase()}.`,
       attr,
     ),
+  /** JSON nested deeper than the API accepts in a field (src/validation/fields.ts MAX_FIELD_JSON_DEPTH). */
+  tooDeep: (attr: string, limit: number) =>
+    new ValidationError('max_depth', `Ensure this value is nested no more than ${limit} levels deep.`, attr),
 };
 
 export const requestErrors = {
@@ -120,6 +123,20 @@ export const requestErrors = {
       'throttled',
       `Request was throttled. Expected available in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
     ).withHeader('Retry-After', String(seconds)),
+  /** SPEC-GAP (ours): `refresh` recomputes on demand, so it has a budget of its own per key (docs/experiment-results.md). */
+  refreshThrottled: (limit: number, seconds: number) =>
+    new AppError(
+      429,
+      'throttled_error',
+      'throttled',
+      `Too many refreshes: a key may recompute results ${limit} times a minute. Expected available in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}; stored results are served without refresh meanwhile.`,
+    ).withHeader('Retry-After', String(seconds)),
+  /**
+   * The reason a request's computing work stops (src/http/request-work.ts): it was answered, or its
+   * client went away. Nobody receives it; 499 (the status proxies log for a client that left)
+   * keeps it apart from the server's own failures in the access log.
+   */
+  requestEnded: () => new AppError(499, 'server_error', 'request_ended', 'The request ended before its work finished.'),
   /** A statement outlived STATEMENT_TIMEOUT_MS (or waited too long for a lock): the server's fault, not the client's. */
   databaseTimeout: () =>
     new AppError(503, 'server_error', 'service_unavailable', 'The database took too long to answer. Please try again later.'),

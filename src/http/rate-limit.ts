@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { authenticate, parseId, type Caller } from '../auth/access';
 import { accessLocalEvaluation } from '../auth/local-evaluation-access';
 import type { RateLimitConfig } from '../config';
-import type { AppContext } from '../context';
+import type { AppContext, RefreshBudget } from '../context';
 import { AppError, requestErrors } from '../errors';
 import { OrganizationStore } from '../modules/organization/organization.store';
 import { ProjectStore } from '../modules/project/project.store';
@@ -70,11 +70,13 @@ const isBadCredential = (error: unknown) => error instanceof AppError && error.s
 
 export interface RateLimiter {
   middleware: Middleware;
+  /** Charges one `refresh` of results to the caller's key (see refreshPolicy). */
+  refresh: RefreshBudget;
   close(): Promise<void>;
 }
 
 /** A limiter with nothing to do: RATE_LIMIT_ENABLED=false (no buckets, no headers). */
-const disabled: RateLimiter = { middleware: (_ctx, next) => next(), close: async () => undefined };
+const disabled: RateLimiter = { middleware: (_ctx, next) => next(), refresh: async () => undefined, close: async () => undefined };
 
 export interface RateLimiterOptions {
   config: RateLimitConfig;
@@ -106,6 +108,10 @@ export async function createRateLimiter({ config, routes, logger, makeContext }:
   ]);
   const localPolicy = policyOf([{ name: 'local_evaluation', limit: config.localEvaluationPerMinute, windowMs: MINUTE_MS }]);
   const badCredentialPolicy = policyOf([{ name: 'bad_credentials', limit: config.badCredentialsPerMinute, windowMs: MINUTE_MS }]);
+  // SPEC-GAP (ours): a refresh recomputes a result however recently it was stored, so each key has a
+  // small budget of them (docs/experiment-results.md). Charged by the service when it is about to
+  // recompute, per field: a request asking for more refreshes than remain gets the refusal on those fields.
+  const refreshPolicy = policyOf([{ name: 'refresh', limit: config.refreshPerMinute, windowMs: MINUTE_MS }]);
 
   // The subject in braces is a Redis Cluster hash tag: one request's buckets live in one slot.
   const hit = (policy: Policy, subject: string) =>
@@ -165,7 +171,12 @@ export async function createRateLimiter({ config, routes, logger, makeContext }:
     return next();
   };
 
-  return { middleware, close: () => store.close() };
+  const refresh: RefreshBudget = async (caller) => {
+    const result = await hit(refreshPolicy, `key:${caller.key.id}`);
+    if (!result.admitted) throw requestErrors.refreshThrottled(config.refreshPerMinute, seconds(result.buckets[0].waitMs));
+  };
+
+  return { middleware, refresh, close: () => store.close() };
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));

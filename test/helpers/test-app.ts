@@ -71,6 +71,7 @@ export const GENEROUS_RATE_LIMITS: RateLimitConfig = {
   sustainedPerHour: 1_000_000,
   localEvaluationPerMinute: 1_000_000,
   badCredentialsPerMinute: 1_000_000,
+  refreshPerMinute: 1_000_000,
 };
 
 /**

@@ -8,8 +8,11 @@ import { computeTileResults, type InsightSeries } from './tile-results';
 export function createDashboardLoaders(ctx: AppContext) {
   return {
     dashboard: new DataLoader<number, DashboardRoot | null>((ids) => loadDashboards(ctx, ids)),
-    tileResult: new DataLoader<TileRoot, InsightSeries[], number>((tiles) => computeTileResults(ctx.em, tiles), {
-      cacheKeyFn: (tile) => tile.id,
-    }),
+    tileResult: new DataLoader<TileRoot, InsightSeries[], number>(
+      (tiles) => ctx.work.run((signal) => computeTileResults(ctx.em, tiles, new Date(), signal)),
+      {
+        cacheKeyFn: (tile) => tile.id,
+      },
+    ),
   };
 }

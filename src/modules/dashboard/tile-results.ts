@@ -25,7 +25,13 @@ export interface TileToCompute {
  * different values of their first property (every usage dashboard's tiles: one per flag key) share
  * one statement, so a page of dashboards costs one statement per kind of tile, not per tile.
  */
-export async function computeTileResults(em: EntityManager, tiles: readonly TileToCompute[], now = new Date()): Promise<InsightSeries[][]> {
+export async function computeTileResults(
+  em: EntityManager,
+  tiles: readonly TileToCompute[],
+  now = new Date(),
+  /** The request's (src/http/request-work.ts): no statement is sent once it has ended. */
+  signal?: AbortSignal,
+): Promise<InsightSeries[][]> {
   const today = Math.floor(now.getTime() / DAY_MS);
   const sources = new Map<string, TileSource>();
   const plans = tiles.map((tile) => {
@@ -67,7 +73,10 @@ export async function computeTileResults(em: EntityManager, tiles: readonly Tile
   });
 
   const found = new Map<TileSource, Map<string, TileCounts>>();
-  for (const source of sources.values()) found.set(source, await DashboardStore.tileCounts(em, source, today));
+  for (const source of sources.values()) {
+    signal?.throwIfAborted();
+    found.set(source, await DashboardStore.tileCounts(em, source, today));
+  }
 
   return plans.map((plan) => {
     if (!plan) return [];

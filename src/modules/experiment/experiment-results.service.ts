@@ -1,4 +1,4 @@
-import { accessProject } from '../../auth/access';
+import { accessProject, type Caller } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { isPlainObject } from '../../validation/python';
 import type { Experiment } from './experiment.entity';
@@ -43,6 +43,7 @@ const dayCount = (start: Date, end: Date) => Math.floor(end.getTime() / DAY_MS) 
 
 interface Computation {
   ctx: AppContext;
+  caller: Caller;
   experiment: Experiment;
   metricIndex: number;
   filters: Record<string, unknown>;
@@ -71,7 +72,9 @@ async function cached(c: Computation): Promise<ResultEnvelope> {
     flag: flag.key,
     variants,
   });
-  return withConnection(ctx.em, async (sql) => {
+  // Charged before the computation queues: a refusal answers at once and leaves the stored result as it was.
+  if (c.refresh) await ctx.refreshBudget(c.caller);
+  return withConnection(ctx.em, ctx.work, async (sql) => {
     const key = {
       projectId: experiment.project.id,
       experimentId: experiment.id,
@@ -108,7 +111,7 @@ const shapeInput = (experiment: Experiment, filters: Record<string, unknown>, wi
 export const ExperimentResultsService = {
   /** Checks `experiment:read` itself: an experiment can be reached from other roots than the experiment queries. */
   async primary(ctx: AppContext, experiment: Experiment, refresh: boolean): Promise<ResultEnvelope> {
-    await accessProject(ctx, experiment.project.id, 'experiment:read');
+    const { caller } = await accessProject(ctx, experiment.project.id, 'experiment:read');
     const filters = experiment.filters;
     checkTargetMetric(filters);
     if (!experiment.startDate) throw resultErrors.notStarted();
@@ -120,6 +123,7 @@ export const ExperimentResultsService = {
     const useCustom = custom !== null && metric.kind === 'trend' && metric.math !== 'per_actor';
     return cached({
       ctx,
+      caller,
       experiment,
       metricIndex: PRIMARY_METRIC,
       filters,
@@ -139,7 +143,7 @@ export const ExperimentResultsService = {
 
   /** `index` as the client sent it: checked here, in the API's order, after the experiment is found. */
   async secondary(ctx: AppContext, experiment: Experiment, index: unknown, refresh: boolean): Promise<ResultEnvelope> {
-    await accessProject(ctx, experiment.project.id, 'experiment:read');
+    const { caller } = await accessProject(ctx, experiment.project.id, 'experiment:read');
     const metrics = Array.isArray(experiment.secondaryMetrics) ? experiment.secondaryMetrics : [];
     if (metrics.length === 0) throw resultErrors.noSecondaryMetrics();
     if (index === undefined || index === null || index === '') throw resultErrors.secondaryIdRequired();
@@ -154,6 +158,7 @@ export const ExperimentResultsService = {
     const metric = parseMetric(filters);
     return cached({
       ctx,
+      caller,
       experiment,
       metricIndex: position,
       filters,
@@ -189,6 +194,6 @@ export const ExperimentResultsService = {
       .filter(isPlainObject)
       .map((entry) => entry.id)
       .filter((id): id is string => typeof id === 'string' && id !== '' && !id.includes('\u0000'));
-    return !(await anyFlagPropertyRecently(ctx.em, project.id, [...new Set(names)], new Date()));
+    return !(await anyFlagPropertyRecently(ctx.em, ctx.work, project.id, [...new Set(names)], new Date()));
   },
 };

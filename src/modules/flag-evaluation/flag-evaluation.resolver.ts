@@ -9,6 +9,10 @@ import { FlagEvaluation, MyFeatureFlag } from './flag-evaluation.types';
 
 const GROUPS_DESCRIPTION = 'Group type name → group key; names that are not group types are ignored.';
 
+/**
+ * Each field reads a whole project (every flag, or every person or group) and computes over it: one
+ * task of the request's work at a time, none once the request has ended (src/http/request-work.ts).
+ */
 @Resolver()
 export class FlagEvaluationResolver {
   @Query(() => [FlagEvaluation], {
@@ -22,7 +26,7 @@ export class FlagEvaluationResolver {
     @Arg('distinctId', () => String, { description: 'The distinct id to evaluate the flags for; not empty.' }) distinctId: string,
     @Arg('groups', () => JSONObjectScalar, { nullable: true, description: GROUPS_DESCRIPTION }) groups?: Record<string, unknown> | null,
   ) {
-    return FlagEvaluationService.reasons(ctx, projectId, distinctId, groups);
+    return ctx.work.run(() => FlagEvaluationService.reasons(ctx, projectId, distinctId, groups));
   }
 
   @Query(() => [MyFeatureFlag], {
@@ -33,7 +37,7 @@ export class FlagEvaluationResolver {
     @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
     @Arg('groups', () => JSONObjectScalar, { nullable: true, description: GROUPS_DESCRIPTION }) groups?: Record<string, unknown> | null,
   ) {
-    return FlagEvaluationService.mine(ctx, projectId, groups);
+    return ctx.work.run(() => FlagEvaluationService.mine(ctx, projectId, groups));
   }
 
   @Query(() => BlastRadius, {
@@ -45,6 +49,6 @@ export class FlagEvaluationResolver {
     @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string,
     @Arg('input', () => BlastRadiusInput, { description: 'The condition to measure.' }) input: BlastRadiusInput,
   ) {
-    return blastRadius(ctx, projectId, input);
+    return ctx.work.run(() => blastRadius(ctx, projectId, input));
   }
 }

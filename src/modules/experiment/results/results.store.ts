@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestWork } from '../../../http/request-work';
 import type { MetricEntry, Metric } from './metric';
 import { decideFilters, numericValue, Params, toFloat8, type Bag, type DecidedFilters, type Sql } from './property-filters';
 
@@ -11,35 +12,74 @@ export type { Sql };
  */
 
 interface PgConnection {
+  processID: number;
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+interface PgPoolClient {
+  acquireConnection(): Promise<PgConnection>;
+  releaseConnection(connection: PgConnection): Promise<unknown>;
+  /** knex's: `pg_cancel_backend` on a connection of its own, outside the pool (which may be full). */
+  cancelQuery(connection: PgConnection): Promise<unknown>;
 }
 
 /**
  * One pooled connection for the whole computation (positional parameters, arrays as arrays), in one
  * repeatable-read transaction: every statement reads the same snapshot, so the candidate values a
  * property filter was decided over are all the values the counting statements meet.
+ *
+ * It runs as one task of the request's work (src/http/request-work.ts): after the request's other
+ * computations, and not at all once the request has ended. When it ends meanwhile, the statement in
+ * flight is cancelled and no further one is sent; the connection goes back to the pool only after the
+ * cancel has been delivered, so it cannot reach the connection's next user.
  */
-export async function withConnection<T>(em: EntityManager, work: (sql: Sql) => Promise<T>): Promise<T> {
-  const client = em.getConnection().getKnex().client;
-  const connection: PgConnection = await client.acquireConnection();
-  const sql = (async (text: string, values?: unknown[]) => (await connection.query(text, values)).rows) as Sql;
-  try {
-    await sql('begin isolation level repeatable read');
+export function withConnection<T>(em: EntityManager, work: RequestWork, compute: (sql: Sql) => Promise<T>): Promise<T> {
+  return work.run(async (signal) => {
+    const client = em.getConnection().getKnex().client as PgPoolClient;
+    const connection = await client.acquireConnection();
+    let cancelled: Promise<unknown> | null = null;
+    let inFlight = false;
+    const cancel = () => {
+      if (inFlight) cancelled = client.cancelQuery(connection).catch(() => undefined);
+    };
+    signal.addEventListener('abort', cancel);
+    const sql = (async (text: string, values?: unknown[]) => {
+      signal.throwIfAborted();
+      inFlight = true;
+      try {
+        return (await connection.query(text, values)).rows;
+      } catch (error) {
+        // A statement cancelled because the request ended: the request's reason, not a database timeout.
+        signal.throwIfAborted();
+        throw error;
+      } finally {
+        inFlight = false;
+      }
+    }) as Sql;
     try {
-      // The funnel sorts every step event by actor and time: a larger sort budget keeps that in memory.
-      // JIT off: these statements look expensive to the planner (the per-row actor lookup), and
-      // compiling them cost ~1.6 s on 30,000 events against ~0.25 s of work (bench/experiment-results.ts).
-      await sql(`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`);
-      const result = await work(sql);
-      await sql('commit');
-      return result;
-    } catch (error) {
-      await sql('rollback').catch(() => undefined);
-      throw error;
+      await sql('begin isolation level repeatable read');
+      try {
+        // The funnel sorts every step event by actor and time: a larger sort budget keeps that in memory.
+        // JIT off: these statements look expensive to the planner (the per-row actor lookup), and
+        // compiling them cost ~1.6 s on 30,000 events against ~0.25 s of work (bench/experiment-results.ts).
+        await sql(`select set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`);
+        const result = await compute(sql);
+        await sql('commit');
+        return result;
+      } catch (error) {
+        await cancelled;
+        await connection.query('rollback').catch((failed: unknown) => {
+          // Not back to a clean state: knex's mark makes the pool drop the connection instead of lending it again.
+          (connection as { __knex__disposed?: unknown }).__knex__disposed = failed;
+        });
+        throw error;
+      }
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      await cancelled;
+      await client.releaseConnection(connection);
     }
-  } finally {
-    await client.releaseConnection(connection);
-  }
+  });
 }
 
 export interface Window {
@@ -295,9 +335,15 @@ export async function trendCounts(scope: Scope, metric: Extract<Metric, { kind: 
 }
 
 /** Whether any event named in `names` from the last 7 days carries a `$feature/…` property. */
-export async function anyFlagPropertyRecently(em: EntityManager, projectId: number, names: string[], now: Date): Promise<boolean> {
+export async function anyFlagPropertyRecently(
+  em: EntityManager,
+  work: RequestWork,
+  projectId: number,
+  names: string[],
+  now: Date,
+): Promise<boolean> {
   if (names.length === 0) return false;
-  return withConnection(em, async (sql) => {
+  return withConnection(em, work, async (sql) => {
     const [row] = await sql<{ found: boolean }>(
       `select exists(
          select 1 from event e
