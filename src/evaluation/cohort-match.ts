@@ -108,18 +108,23 @@ export function flagCohortIds(filters: Record<string, unknown> | null | undefine
 
 /**
  * docs/cohorts.md: every dynamic cohort reachable from `roots` through dynamic cohorts,
- * id → property group, by id. Static and unknown cohorts are left out (SDKs ask the server then).
+ * id → property group, by id. Static and unknown cohorts are left out (SDKs ask the server then),
+ * and so are those `sendable` refuses (with what only they reach).
  */
-export function dynamicCohortsFrom(roots: Iterable<number>, definitions: CohortDefinitions): Map<number, PropertyGroup> {
+export function dynamicCohortsFrom(
+  roots: Iterable<number>,
+  definitions: CohortDefinitions,
+  sendable: (id: number) => boolean = () => true,
+): Map<number, PropertyGroup> {
   const found = new Map<number, PropertyGroup>();
   const pending = [...roots];
   while (pending.length) {
     const id = pending.pop()!;
     if (found.has(id)) continue;
     const cohort = definitions.get(id);
-    if (!cohort || cohort.isStatic || cohort.properties === null) continue;
+    if (!cohort || cohort.isStatic || cohort.properties === null || !sendable(id)) continue;
     found.set(id, cohort.properties);
-    pending.push(...referencedCohorts(cohort.properties));
+    for (const reference of referencedCohorts(cohort.properties)) pending.push(reference);
   }
   return new Map([...found].sort(([a], [b]) => a - b));
 }

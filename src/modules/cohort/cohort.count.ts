@@ -5,7 +5,7 @@ import type { CohortDefinitions, PropertyGroup } from '../../evaluation/cohort-m
 import { countMatching, personSource } from '../flag-evaluation/blast-radius.store';
 import { CohortStore } from './cohort.store';
 import type { Cohort } from './cohort.entity';
-import { loadProjectCohorts, usesBehavioral } from './cohort.lookups';
+import { loadProjectCohorts, usesBehavioral, type StoredCohort } from './cohort.lookups';
 
 /**
  * `count` (docs/cohorts.md): static cohorts count their members; dynamic ones count the
@@ -30,20 +30,20 @@ export function createCohortCountLoader(em: EntityManager) {
     );
     for (const [projectId, dynamic] of byProject) {
       const stored = await loadProjectCohorts(em, projectId);
+      const definitionOf = (c: StoredCohort) => ({
+        isStatic: c.isStatic,
+        properties: c.isStatic ? null : ((c.filters?.properties ?? null) as PropertyGroup | null),
+      });
+      // One set of definitions, measured once, for every live cohort of the page.
+      const live: CohortDefinitions = new Map([...stored.values()].filter((c) => !c.deleted).map((c) => [c.id, definitionOf(c)]));
+      const liveSource = personSource(projectId, live);
       for (const cohort of dynamic) {
         if (usesBehavioral(cohort.id, stored)) {
           counts.set(cohort, null);
           continue;
         }
-        const definitions: CohortDefinitions = new Map(
-          [...stored.values()]
-            .filter((c) => !c.deleted || c.id === cohort.id)
-            .map((c) => [
-              c.id,
-              { isStatic: c.isStatic, properties: c.isStatic ? null : ((c.filters?.properties ?? null) as PropertyGroup | null) },
-            ]),
-        );
-        const source = personSource(projectId, definitions);
+        const self = stored.get(cohort.id);
+        const source = self && self.deleted ? personSource(projectId, new Map([...live, [self.id, definitionOf(self)]])) : liveSource;
         counts.set(cohort, await countMatching(em, source, [{ type: 'cohort', key: 'id', value: cohort.id, operator: 'in' }]));
       }
     }

@@ -3,7 +3,6 @@ import type { AppContext } from '../../context';
 import { countMatching, groupSource, personSource, type CountSource } from './blast-radius.store';
 import type { BlastRadius, BlastRadiusInput } from './blast-radius.types';
 import { checkBlastRadiusInput } from './blast-radius.validation';
-import { loadCohortDefinitions } from './evaluation-subject';
 import { GroupStore } from '../group/group.store';
 import { cohortInfoLoader } from '../cohort/cohort.lookups';
 
@@ -14,10 +13,11 @@ export async function blastRadius(ctx: AppContext, projectRef: unknown, input: B
 
   let source: CountSource;
   if (groupTypeIndex === null) {
-    source = personSource(
-      project.id,
-      properties.some((p) => p.type === 'cohort') ? await loadCohortDefinitions(ctx.em, project.id) : new Map(),
-    );
+    // The cached definitions: each cohort is measured once per change, not once per request.
+    const { cohorts, expansion } = properties.some((p) => p.type === 'cohort')
+      ? await ctx.definitions.get(project.id)
+      : { cohorts: new Map(), expansion: undefined };
+    source = personSource(project.id, cohorts, expansion);
   } else {
     if (!(await GroupStore.typeNames(ctx.em, project.id)).has(groupTypeIndex)) return { usersAffected: 0, totalUsers: 0 };
     source = groupSource(project.id, groupTypeIndex);

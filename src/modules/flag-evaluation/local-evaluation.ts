@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { servedFilters } from '../../evaluation/served-filters';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { dynamicCohortsFrom, flagCohortIds, type CohortDefinitions } from '../../evaluation/cohort-match';
+import { CohortExpansion, MAX_EXPANDED_CONDITIONS } from '../../evaluation/cohort-expansion';
 import { loadCohortDefinitions, loadFlagsAndGroupTypes, type ProjectFlags } from './evaluation-subject';
 
 export interface Definitions {
@@ -15,6 +16,8 @@ export interface Definitions {
   withCohorts: { body: Buffer; etag: string };
   /** The project's non-deleted cohorts (loadSubject may be given them instead of reading them). */
   cohorts: CohortDefinitions;
+  /** Each of those cohorts measured once per change (blast radius reads it; docs/cohorts.md §2). */
+  expansion: CohortExpansion;
 }
 
 /** docs/rest-api.md §4.5 MinimalFlag. */
@@ -53,13 +56,22 @@ export async function localEvaluationDefinitions(em: EntityManager, projectId: n
     cohorts: {},
   };
   const plain = served(payload);
+  const expansion = new CohortExpansion(cohorts).measureAll();
+  // SPEC-GAP: a cohort past the expansion limit, or going round a cycle, is not sent: SDKs expand
+  // references without memoising (or forever), so they ask the server for flags that use it, as for
+  // static cohorts (docs/cohorts.md §4).
+  const sendable = (id: number) => {
+    const { size, cyclic } = expansion.of(id);
+    return !cyclic && size <= MAX_EXPANDED_CONDITIONS;
+  };
   const sent = dynamicCohortsFrom(
     flags.flatMap((flag) => flagCohortIds(servedFilters(flag.filters))),
     cohorts,
+    sendable,
   );
   const withCohorts =
     sent.size === 0 ? plain : served({ ...payload, cohorts: Object.fromEntries([...sent].map(([id, group]) => [String(id), group])) });
-  return { ...plain, project, withCohorts, cohorts };
+  return { ...plain, project, withCohorts, cohorts, expansion };
 }
 
 const opaque = (tag: string) =>
