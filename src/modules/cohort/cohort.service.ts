@@ -82,7 +82,7 @@ export const CohortService = {
         await CohortStore.lockProject(em, projectId);
         const cohort = await em.findOne(Cohort, { id: cohortId, project: projectId });
         if (!cohort) throw requestErrors.notFound();
-        const changes = await validateCohortInput(input, { id: cohort.id, isStatic: cohort.isStatic }, () =>
+        const changes = await validateCohortInput(input, { id: cohort.id, name: cohort.name, isStatic: cohort.isStatic }, () =>
           loadProjectCohorts(em, projectId),
         );
         const before = cohortSnapshot(cohort);

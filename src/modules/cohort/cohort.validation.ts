@@ -5,6 +5,7 @@ import { isPlainObject } from '../../validation/python';
 import { checkPropertiesRules } from '../feature-flag/flag-filters.properties';
 import type { CheckedProperty } from '../feature-flag/flag-filters.shapes';
 import { cohortErrors } from './cohort.errors';
+import { checkExpandedSize } from './cohort.size';
 
 export interface CohortChanges {
   name?: string;
@@ -16,7 +17,7 @@ export interface CohortChanges {
 }
 
 /** A project's cohorts as the reference checks see them: every one, deleted included. */
-export type ProjectCohorts = ReadonlyMap<number, { deleted: boolean; filters: Record<string, unknown> | null }>;
+export type ProjectCohorts = ReadonlyMap<number, { name: string; deleted: boolean; filters: Record<string, unknown> | null }>;
 
 const MAX_NAME = 400;
 const MAX_DEPTH = 20;
@@ -75,7 +76,13 @@ function longestChainThrough(self: number | null, references: number[], cohorts:
   for (const [id, cohort] of cohorts) if (id !== SELF) down.set(id, referencesOf(cohort.filters));
   down.set(SELF, references);
   const up = new Map<number, number[]>();
-  for (const [id, targets] of down) for (const target of targets) up.set(target, [...(up.get(target) ?? []), id]);
+  for (const [id, targets] of down) {
+    for (const target of targets) {
+      const sources = up.get(target);
+      if (sources) sources.push(id);
+      else up.set(target, [id]);
+    }
+  }
   const longest = (graph: Map<number, number[]>) => {
     const length = new Map<number, number>();
     const stack: Array<{ id: number; expanded: boolean }> = [{ id: SELF, expanded: false }];
@@ -118,11 +125,13 @@ function reachesSelf(self: number, start: number[], cohorts: ProjectCohorts): bo
 /**
  * Dynamic `filters` (docs/cohorts.md): the shape, then person leaves by the flag-filter
  * operator and value rules (V4a–V4e), then every referenced cohort (non-deleted, this project),
- * then cycles. `self` is the cohort being updated (null on create).
+ * then cycles, chain length and expanded size. `self` is the cohort being updated (null on create),
+ * `name` the name it will have.
  */
 export async function validateCohortFilters(
   raw: unknown,
   self: number | null,
+  name: string,
   cohorts: ProjectCohorts,
 ): Promise<{ properties: PropertyGroup }> {
   if (!isPlainObject(raw) || !hasField(raw, 'properties')) throw cohortErrors.invalidFilters();
@@ -139,8 +148,10 @@ export async function validateCohortFilters(
   }
   if (self !== null && reachesSelf(self, ids, cohorts)) throw cohortErrors.circular();
   if (longestChainThrough(self, ids, cohorts) > MAX_REFERENCE_CHAIN) throw cohortErrors.chainTooLong(MAX_REFERENCE_CHAIN);
+  const properties = raw.properties as unknown as PropertyGroup;
+  checkExpandedSize(self, name, properties, cohorts);
   refuseUnstorableJson(raw, 'filters');
-  return { properties: raw.properties as unknown as PropertyGroup };
+  return { properties };
 }
 
 /**
@@ -149,7 +160,7 @@ export async function validateCohortFilters(
  */
 export async function validateCohortInput(
   body: unknown,
-  current: { id: number; isStatic: boolean } | null,
+  current: { id: number; name: string; isStatic: boolean } | null,
   loadCohorts: () => Promise<ProjectCohorts>,
 ): Promise<CohortChanges> {
   const input = requireObject(body);
@@ -170,7 +181,8 @@ export async function validateCohortInput(
   if (isStatic) {
     if (!current) out.filters = null;
   } else if (hasField(input, 'filters')) {
-    out.filters = await validateCohortFilters(input.filters, current?.id ?? null, await loadCohorts());
+    const name = out.name ?? current!.name; // a create without a name was refused above
+    out.filters = await validateCohortFilters(input.filters, current?.id ?? null, name, await loadCohorts());
   } else if (!current) {
     throw fieldErrors.required('filters');
   }
