@@ -321,6 +321,34 @@ describe('flags naming cohorts', () => {
     );
   });
 
+  it.each(['super_groups', 'holdout_groups'])(
+    'regression: a cohort of another organization was accepted in %s; its cohorts are checked as in groups',
+    async (list) => {
+      const ok = await cohort({ name: `${list} ok`, filters: { properties: plan('pro') } });
+      const other = await app.factories.world();
+      const foreign = await app.request(`/api/projects/${other.project.id}/cohorts/`, {
+        method: 'POST',
+        key: other.owner.key,
+        body: { name: 'theirs', is_static: true },
+      });
+      const withList = (value: unknown) => ({
+        groups: [{ properties: [], rollout_percentage: 100 }],
+        [list]: [{ properties: [{ key: 'id', type: 'cohort', value }], rollout_percentage: 100 }],
+      });
+      const key = () => `${list}-${Math.random().toString(36).slice(2, 8)}`;
+      const missing = (value: number) => invalid(`Cohort with id ${value} does not exist`, 'filters', 'cohort_does_not_exist');
+      expect((await post('/feature_flags/', { key: key(), filters: withList(foreign.body.id) })).body).toEqual(missing(foreign.body.id));
+      expect((await post('/feature_flags/', { key: key(), filters: withList(987654) })).body).toEqual(missing(987654));
+      const flag = await post('/feature_flags/', { key: key(), filters: withList(ok.id) });
+      expect(flag.status).toBe(201);
+      expect(flag.body.filters[list][0].properties[0].value).toBe(ok.id);
+      expect((await patch(`/feature_flags/${flag.body.id}/`, { filters: withList(foreign.body.id) })).body).toEqual(
+        missing(foreign.body.id),
+      );
+      expect((await get(`/feature_flags/${flag.body.id}/`)).body.filters[list][0].properties[0].value).toBe(ok.id);
+    },
+  );
+
   it('checks cohorts in blast-radius conditions too', async () => {
     const res = await post('/feature_flags/user_blast_radius', { condition: { properties: [{ key: 'id', type: 'cohort', value: 5151 }] } });
     expect(res.body).toEqual(invalid('Cohort with id 5151 does not exist', null, 'cohort_does_not_exist'));

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../validation/python';
 import { filterErrors } from './flag-filters.errors';
+import { cohortFiltersOutsideGroups } from './flag-filters.cohort-references';
 import { checkPropertiesRules, checkPropertyRegex } from './flag-filters.properties';
 import { type CheckedFilters, checkFiltersShape, checkPropertyListShape } from './flag-filters.shapes';
 
@@ -42,7 +43,7 @@ export async function validateFlagFilters(filters: unknown, options: FiltersVali
   checkVariantSum(checked); // V2
   checkVariantOverrides(checked); // V3
   const properties = checked.groups.flatMap((group) => group.properties);
-  await checkPropertiesRules(properties, options.loadCohorts, 'filters'); // V4a–V4e
+  await checkPropertiesRules([...properties, ...cohortFiltersOutsideGroups(filters)], options.loadCohorts, 'filters'); // V4a–V4e
   checkPayloads(checked); // V5
   properties.forEach(checkPropertyRegex); // V6
 }
