@@ -519,6 +519,19 @@ describe('analytics_dashboards', () => {
     expect((await patch(flag.body.id, { analytics_dashboards: [String(d1)] })).body.analytics_dashboards).toEqual([d1, d2]);
   });
 
+  it('regression: repeated ids were each looked up; each is linked once, from one lookup of one id', async () => {
+    const d = await dashboard(world.project.id);
+    const flag = await create({ key: uniqueKey(), analytics_dashboards: [d, String(d), d] });
+    expect(flag.body.analytics_dashboards).toEqual([d]);
+    const repeated = Array.from({ length: 70_000 }, () => d);
+    const sql = await app.sqlDuring(async () => {
+      expect((await patch(flag.body.id, { analytics_dashboards: repeated })).body.analytics_dashboards).toEqual([d]);
+    });
+    const lookup = sql.filter((statement) => /from "dashboard"/.test(statement));
+    expect(lookup).toHaveLength(1);
+    expect(lookup[0].length).toBeLessThan(300);
+  });
+
   it("refuses another project's dashboard", async () => {
     const other = await app.factories.world();
     const foreign = await dashboard(other.project.id);

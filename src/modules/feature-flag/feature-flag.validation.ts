@@ -111,17 +111,18 @@ function parseTags(value: unknown): string[] {
   return [...tags].sort();
 }
 
+/** Each id once (`[3, "3", 3]` is one link), looked up in one statement; the first unknown one is named. */
 async function validateDashboards(value: unknown, lookups: FlagValidationLookups): Promise<number[]> {
   const items = parseList(value, 'analytics_dashboards')!;
-  const ids: number[] = [];
+  const ids = new Set<number>();
   for (const item of items) {
     const id =
       typeof item === 'number' && Number.isSafeInteger(item) ? item : typeof item === 'string' && /^\d+$/.test(item) ? Number(item) : null;
     if (id === null) throw fieldErrors.incorrectPkType('analytics_dashboards', pyTypeName(item));
-    ids.push(id);
+    ids.add(id);
   }
-  const existing = new Set(await lookups.existingDashboards(ids));
-  const missing = ids.find((id) => !existing.has(id));
+  const existing = new Set(await lookups.existingDashboards([...ids]));
+  const missing = [...ids].find((id) => !existing.has(id));
   if (missing !== undefined) throw fieldErrors.doesNotExist('analytics_dashboards', String(missing));
-  return ids;
+  return [...ids];
 }
