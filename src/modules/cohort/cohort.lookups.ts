@@ -49,7 +49,7 @@ export function behavioralCohort(id: number, cohorts: ReadonlyMap<number, Stored
     const cohort = cohorts.get(next);
     const properties = propertiesOf(cohort);
     if (cohort && hasBehavioralLeaf(properties)) return cohort;
-    pending.push(...referencedCohorts(properties));
+    for (const reference of referencedCohorts(properties)) pending.push(reference); // no spread: a cohort may hold 100,000s
   }
   return null;
 }
