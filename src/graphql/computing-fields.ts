@@ -7,7 +7,7 @@
  * SPEC-GAP: the API document prices no GraphQL field; these weights are ours (docs/graphql.md, "Limits").
  * They follow what one computation costs the database:
  * - a result of an experiment metric is a transaction of 4–8 aggregating statements over the
- *   experiment's events on one connection: 2,000 (25 results per request; a list of 1,000
+ *   experiment's events on one connection: 2,000 (24 results per request; a list of 1,000
  *   experiments with their results, once 24 aliases of it held every pooled connection, is refused);
  * - flag evaluations read every flag, the person and their groups, then evaluate every flag: 2,000;
  * - a blast radius counts the project's persons (or groups) twice over their properties: 5,000;
