@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { getNamedType, isObjectType, type GraphQLSchema } from 'graphql';
+import { isObjectType, type GraphQLSchema } from 'graphql';
 import { COMPUTING_FIELD_WEIGHTS } from '../../src/graphql/computing-fields';
 import { buildPublicSchema } from '../../src/graphql/schema';
 import { expectRefused } from '../helpers/graphql-refusal';
@@ -53,7 +53,6 @@ describe('the cost model weighs computed fields', () => {
       const type = schema.getType(typeName);
       expect({ coordinate, found: isObjectType(type) && fieldName in type.getFields() }).toEqual({ coordinate, found: true });
     }
-    expect(getNamedType(schema.getQueryType()!.getFields().experiments.type).name).toBe('ExperimentPage');
   });
 
   it('regression: refuses 24 aliases of 1,000 experiments with results(refresh: true) before any result is computed', async () => {
@@ -138,7 +137,7 @@ describe('refresh has a budget per key', () => {
     expect(rest.body).toMatchObject({ type: 'throttled_error', code: 'throttled', attr: null });
     expect(rest.body.detail).toMatch(/^Too many refreshes/);
     const secondary = await kit.secondary(id, '?id=0&refresh=1');
-    expect(secondary.status).toBe(400); // no secondary metrics: bad input answers first and spends nothing
+    expect(secondary.status).toBe(400); // no secondary metrics: bad input is answered before the budget is looked at
     // The stored result is untouched and still served; another key has a budget of its own.
     const stored = await kit.results(id);
     expect(stored.body).toMatchObject({ is_cached: true, last_refresh: last });
