@@ -2,7 +2,7 @@ import { fieldErrors } from '../../errors';
 import { cohortIdOfValue, referencedCohorts, type PropertyGroup } from '../../evaluation/cohort-match';
 import { hasField, parseBoolean, parseString, refuseUnstorableJson, requireObject } from '../../validation/fields';
 import { isPlainObject } from '../../validation/python';
-import { checkPropertiesRules } from '../feature-flag/flag-filters.properties';
+import { checkPropertiesRules, checkPropertyRegex } from '../feature-flag/flag-filters.properties';
 import type { CheckedProperty } from '../feature-flag/flag-filters.shapes';
 import { cohortErrors } from './cohort.errors';
 import { checkExpandedSize } from './cohort.size';
@@ -139,6 +139,7 @@ export async function validateCohortFilters(
   const references: unknown[] = [];
   checkGroup(raw.properties, 0, persons, references);
   await checkPropertiesRules(persons, async () => [], 'filters');
+  for (const person of persons) checkPropertyRegex(person, false);
   const ids: number[] = [];
   for (const value of references) {
     const id = cohortIdOfValue(value);

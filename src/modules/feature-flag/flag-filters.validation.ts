@@ -45,7 +45,7 @@ export async function validateFlagFilters(filters: unknown, options: FiltersVali
   const properties = checked.groups.flatMap((group) => group.properties);
   await checkPropertiesRules([...properties, ...cohortFiltersOutsideGroups(filters)], options.loadCohorts, 'filters'); // V4a–V4e
   checkPayloads(checked); // V5
-  properties.forEach(checkPropertyRegex); // V6
+  for (const property of properties) checkPropertyRegex(property); // V6
 }
 
 /**

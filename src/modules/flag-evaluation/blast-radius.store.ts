@@ -4,6 +4,7 @@ import { cohortIdOfValue, cohortMembership, type CohortDefinitions, type Propert
 import { CohortExpansion } from '../../evaluation/cohort-expansion';
 import { matchProperty, str, type PropertyBag, type PropertyFilter } from '../../evaluation/property-match';
 import { CohortSql, inverted, UNDECIDED, type Predicate } from './cohort-sql';
+import { eventLoopSlices } from '../../event-loop-slices';
 
 const isGroup = (value: unknown): value is PropertyGroup =>
   value !== null && typeof value === 'object' && Array.isArray((value as PropertyGroup).values);
@@ -125,6 +126,7 @@ export async function countMatching(em: EntityManager, source: CountSource, filt
     : `'{}'::jsonb`;
   const staticSql = staticNeeded ? '(select array_agg(cp.cohort_id) from cohort_person cp where cp.person_id = t.id)' : 'null::int[]';
   const now = new Date();
+  const slices = eventLoopSlices();
   let matched = 0;
   let after = '0';
   for (;;) {
@@ -134,6 +136,7 @@ export async function countMatching(em: EntityManager, source: CountSource, filt
       [...keys, ...params, after],
     );
     for (const row of rows) {
+      await slices.pause();
       if (matchesAll(undecided, { bag: row.bag, identities: row.identities ?? [], staticCohorts: row.static_cohorts ?? [] }, source, now))
         matched++;
     }

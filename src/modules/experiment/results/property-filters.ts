@@ -1,3 +1,4 @@
+import { eventLoopSlices } from '../../../event-loop-slices';
 import { matchProperty } from '../../../evaluation/property-match';
 import type { MetricEntry, PropertyFilter } from './metric';
 
@@ -27,7 +28,7 @@ interface Decision {
 /**
  * Metric property filters, decided by the flag evaluator itself (docs/experiment-results.md,
  * "Property filters"): every distinct value the filter's key takes in the candidate rows is read
- * once, `matchProperty` decides it (regexes in JavaScript's dialect, dates, semver, `exact` with a
+ * once, `matchProperty` decides it (regexes on RE2, dates, semver, `exact` with a
  * list, …), and the statements then test membership in the values that matched. The candidates are
  * read in the computation's snapshot (one repeatable-read transaction), so the list is complete.
  */
@@ -69,6 +70,7 @@ export async function decideFilters(
   now: Date,
 ): Promise<DecidedFilters> {
   const decided = new DecidedFilters();
+  const slices = eventLoopSlices();
   for (const bag of ['event', 'person'] as const) {
     const filters = entries.flatMap((entry) => entry.properties.filter((filter) => filter.type === bag && needsValues(filter)));
     if (filters.length === 0) continue;
@@ -81,7 +83,10 @@ export async function decideFilters(
       const evaluate = (properties: Record<string, unknown>) => matchProperty({ ...filter }, properties, now);
       const matched: string[] = [];
       const unmatched: string[] = [];
-      for (const { text, value } of byKey.get(filter.key)!) (evaluate({ [filter.key]: value }) ? matched : unmatched).push(text);
+      for (const { text, value } of byKey.get(filter.key)!) {
+        await slices.pause();
+        (evaluate({ [filter.key]: value }) ? matched : unmatched).push(text);
+      }
       const negated = unmatched.length < matched.length;
       decided.set(filter, { absent: evaluate({}), values: negated ? unmatched : matched, negated });
     }
