@@ -58,8 +58,16 @@ export function refuseUnstorableText(text: string, attr: string): void {
   if (found !== null) throw fieldErrors.surrogateCharacters(attr, found);
 }
 
-/** The same rule over every string of a JSON value, object keys included; the first offender answers. */
+/** Whether PostgreSQL can store `text` (no NUL, no lone surrogate). */
+export const isStorableText = (text: string) => unstorableIn(text) === null;
+
+/**
+ * What a JSON field can hold, whoever writes it (REST, GraphQL, an import): nesting within
+ * MAX_FIELD_JSON_DEPTH, then the text rule over every string, object keys included; the first
+ * offender answers. Both walks are iterative, so a value of any depth is refused, never overflows.
+ */
 export function refuseUnstorableJson(value: unknown, attr: string): void {
+  refuseDeepJson(value, attr);
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const item = pending.pop();
@@ -81,6 +89,19 @@ export function refuseUnstorableJson(value: unknown, attr: string): void {
  * unparseable there, and here it would overflow the stack of whatever serialises it next.
  */
 export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * SPEC-GAP: how deep one field's JSON value may nest: the body's limit less the body's own level,
+ * so a field REST could never receive is refused to every other writer too (flags:import), and
+ * anything stored can be sent back in a REST body. The API document names no limit; over REST and
+ * GraphQL the body limit refuses such values first, so this answers only writers without a body.
+ */
+export const MAX_FIELD_JSON_DEPTH = MAX_JSON_DEPTH - 1;
+
+/** Refuses a field value nested deeper than MAX_FIELD_JSON_DEPTH, before anything walks it. */
+export function refuseDeepJson(value: unknown, attr: string): void {
+  if (exceedsJsonDepth(value, MAX_FIELD_JSON_DEPTH)) throw fieldErrors.tooDeep(attr, MAX_FIELD_JSON_DEPTH);
+}
 
 /**
  * Whether JSON text nests objects and arrays deeper than `limit`, read from the text itself (one pass,

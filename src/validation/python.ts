@@ -17,15 +17,41 @@ function quoteInner(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-function reprInner(value: unknown): string {
+function reprScalar(value: unknown): string {
   if (value === null || value === undefined) return 'None';
   if (value === true) return 'True';
   if (value === false) return 'False';
   if (typeof value === 'string') return quoteInner(value);
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : pyFloat(value);
-  if (Array.isArray(value)) return `[${value.map(reprInner).join(', ')}]`;
-  const entries = Object.entries(value as Record<string, unknown>);
-  return `{${entries.map(([k, v]) => `${quoteInner(k)}: ${reprInner(v)}`).join(', ')}}`;
+  return Number.isInteger(value) ? String(value) : pyFloat(value as number);
+}
+
+/** Text to print as it is, beside values still to print, on reprInner's stack. */
+class Literal {
+  constructor(readonly text: string) {}
+}
+
+/** Iterative, so a value nested any depth (an import's, or one stored long ago) prints instead of overflowing the stack. */
+function reprInner(value: unknown): string {
+  const parts: string[] = [];
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item instanceof Literal) parts.push(item.text);
+    else if (typeof item !== 'object' || item === null) parts.push(reprScalar(item));
+    else {
+      const isList = Array.isArray(item);
+      const entries = isList ? item.map((element) => [null, element] as const) : Object.entries(item as Record<string, unknown>);
+      pending.push(new Literal(isList ? ']' : '}'));
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, element] = entries[i];
+        pending.push(element);
+        if (key !== null) pending.push(new Literal(`${quoteInner(key)}: `));
+        if (i > 0) pending.push(new Literal(', '));
+      }
+      pending.push(new Literal(isList ? '[' : '{'));
+    }
+  }
+  return parts.join('');
 }
 
 function pyFloat(n: number): string {

@@ -1,6 +1,7 @@
 import { flagErrors } from './feature-flag.errors';
 import { fieldErrors } from '../../errors';
 import {
+  refuseDeepJson,
   refuseUnstorableJson,
   refuseUnstorableText,
   requireObject,
@@ -45,6 +46,9 @@ export interface FlagValidationLookups {
 
 const KEY_FORMAT = /^[a-zA-Z0-9_-]+$/;
 
+/** Whether `key` has the form of a flag key (any other key names no stored flag). */
+export const isFlagKey = (key: string) => KEY_FORMAT.test(key);
+
 /**
  * Validates a flag write (input keyed by GraphQL field names; `attr`s use the API's names),
  * in the field table's order; the first error answers (docs/rest-api.md §1.3, §3.1–§3.3).
@@ -61,6 +65,8 @@ export async function validateFlagInput(body: unknown, mode: WriteMode, lookups:
     if (!isPlainObject(filters)) throw fieldErrors.notADict('filters', pyTypeName(filters));
     // A PATCH whose filters has no `groups` key leaves the stored filters alone (§3.3).
     if (mode !== 'patch' || hasField(filters, 'groups')) {
+      // Depth first, as a REST body's is counted before it is parsed (MAX_FIELD_JSON_DEPTH).
+      refuseDeepJson(filters, 'filters');
       await validateFlagFilters(filters, { requireGroups: mode !== 'patch', loadCohorts: lookups.loadCohorts });
       refuseUnstorableJson(filters, 'filters');
       out.filters = filters;
@@ -93,7 +99,7 @@ export async function validateFlagInput(body: unknown, mode: WriteMode, lookups:
 async function validateKey(value: unknown, lookups: FlagValidationLookups): Promise<string> {
   const key = parseString(value, 'key', { maxLength: 400 })!;
   if (await lookups.keyTaken(key)) throw flagErrors.keyTaken();
-  if (!KEY_FORMAT.test(key)) throw flagErrors.invalidKey('key');
+  if (!isFlagKey(key)) throw flagErrors.invalidKey('key');
   return key;
 }
 
