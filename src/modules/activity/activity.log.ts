@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatTimestampSeconds } from '../../graphql/scalars';
 import type { Experiment } from '../experiment/experiment.entity';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
+import { copyJson } from '../../validation/copy-json';
 import { sameJson } from '../../validation/same-json';
 import { ActivityStore } from './activity.store';
 
@@ -112,7 +113,7 @@ export type FlagSnapshot = Pick<
 
 /** The logged fields of a flag before a write (copied: the write changes the entity in place). */
 export function flagSnapshot(flag: FeatureFlag): FlagSnapshot {
-  return structuredClone({
+  return copyJson({
     name: flag.name,
     key: flag.key,
     filters: flag.filters,
@@ -182,7 +183,7 @@ export type ExperimentSnapshot = Pick<
 >;
 
 export function experimentSnapshot(experiment: Experiment): ExperimentSnapshot {
-  return structuredClone({
+  return copyJson({
     name: experiment.name,
     description: experiment.description,
     startDate: experiment.startDate,
@@ -247,7 +248,7 @@ export interface CohortSnapshot {
 
 export function cohortSnapshot(cohort: CohortSnapshot): CohortSnapshot {
   const { name, description, filters, isStatic, deleted } = cohort;
-  return structuredClone({ name, description, filters, isStatic, deleted });
+  return copyJson({ name, description, filters, isStatic, deleted });
 }
 
 export function logCohortCreated(em: EntityManager, access: ActivityAuthor, cohort: CohortSnapshot & { id: number }): Promise<void> {
