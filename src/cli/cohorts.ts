@@ -1,34 +1,53 @@
 import { execute, type GraphQLSchema } from 'graphql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/access';
-import { AppError, ValidationError } from '../errors';
+import { AppError, requestErrors, ValidationError } from '../errors';
 import { CohortService } from '../modules/cohort/cohort.service';
 import { CohortStore } from '../modules/cohort/cohort.store';
 import { cohortIdOf } from '../modules/feature-flag/flag-filters.properties';
+import { exceedsBodySize, MAX_BODY_BYTES } from '../rest/body';
 import { restInput } from '../rest/input';
 import { routes } from '../rest/routes';
+import { copyJson } from '../validation/copy-json';
+import { isStorableText } from '../validation/fields';
 import { isPlainObject } from '../validation/python';
 import { sameJson } from '../validation/same-json';
 import { operatorContext } from './operator-context';
 
-/** Every cohort id a JSON value names as a `{"type": "cohort", "value": <id>}` property, in order of appearance. */
-export function cohortReferences(value: unknown, found: number[] = []): number[] {
-  if (Array.isArray(value)) for (const item of value) cohortReferences(item, found);
-  else if (isPlainObject(value)) {
-    const id = value.type === 'cohort' ? cohortIdOf(value.value) : null;
-    if (id !== null && !found.includes(id)) found.push(id);
-    for (const item of Object.values(value)) cohortReferences(item, found);
+/**
+ * Every object inside a JSON value, in order of appearance (parents before children). Iterative:
+ * an import file's values may nest deeper than the stack allows, until the service refuses them.
+ */
+function objectsIn(value: unknown): Array<Record<string, unknown>> {
+  const found: Array<Record<string, unknown>> = [];
+  const pending = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (isPlainObject(item)) found.push(item);
+    if (item === null || typeof item !== 'object') continue;
+    const children = Object.values(item);
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
   }
   return found;
 }
 
+/** Every cohort id a JSON value names as a `{"type": "cohort", "value": <id>}` property, in order of appearance. */
+export function cohortReferences(value: unknown): number[] {
+  const found = new Set<number>();
+  for (const object of objectsIn(value)) {
+    const id = object.type === 'cohort' ? cohortIdOf(object.value) : null;
+    if (id !== null) found.add(id);
+  }
+  return [...found];
+}
+
 /** The same value with each cohort property's id replaced through `map` (ids the map lacks are kept). */
 export function renameCohorts(value: unknown, map: Map<number, number>): unknown {
-  if (Array.isArray(value)) return value.map((item) => renameCohorts(item, map));
-  if (!isPlainObject(value)) return value;
-  const out = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renameCohorts(item, map)]));
-  const id = value.type === 'cohort' ? cohortIdOf(value.value) : null;
-  if (id !== null && map.has(id)) out.value = map.get(id);
+  const out = copyJson(value);
+  for (const object of objectsIn(out)) {
+    const id = object.type === 'cohort' ? cohortIdOf(object.value) : null;
+    if (id !== null && map.has(id)) object.value = map.get(id);
+  }
   return out;
 }
 
@@ -116,7 +135,10 @@ export async function importCohorts(em: EntityManager, schema: GraphQLSchema, ca
       }
       const body: Record<string, unknown> = { name: entry.name, description: entry.description ?? '', is_static: entry.is_static ?? false };
       if (entry.is_static !== true) body.filters = renameCohorts(entry.filters, ids);
-      const existingId = result.name ? await CohortStore.liveIdByName(em, projectId, result.name) : null;
+      // The API's body limit holds for each cohort: one REST create could not carry more.
+      if (exceedsBodySize(body)) throw requestErrors.tooLarge(MAX_BODY_BYTES);
+      // A name the database cannot hold (NUL) names no stored cohort: the create refuses it with the API's message.
+      const existingId = result.name && isStorableText(result.name) ? await CohortStore.liveIdByName(em, projectId, result.name) : null;
       const wrote = await em.transactional(async (cohortEm) => {
         const ctx = operatorContext(cohortEm, caller);
         if (existingId === null)

@@ -199,8 +199,9 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     positionals: ['file'],
     description: [
       "Creates or updates flags by key from a flags:export file, or from PostHog's flag list export (the",
-      'list answer {"results": [...]} or the results array alone). Every flag goes through the API\'s',
-      'validation and edit rights. Taken from each entry: key, name, filters, active,',
+      'list answer {"results": [...]} or the results array alone). Every flag and cohort goes through the',
+      "API's validation, limits and edit rights (1 MiB each as JSON, JSON fields nested at most 999",
+      'levels, no NUL or lone surrogate; docs/operations.md). Taken from each entry: key, name, filters, active,',
       'ensure_experience_continuity, rollback_conditions, performed_rollback, tags; everything else (id,',
       'created_by, created_at, version, usage_dashboard, analytics_dashboards, experiment_set, ...) belongs',
       'to the source project and is ignored. Entries with "deleted": true are skipped. The file\'s',
@@ -210,8 +211,9 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       'Prints {"project_id", "written", "summary", "results": [{index, key, status, id?, reason?, error?}],',
       '"cohorts": [{index, source_id, name, status, id?, note?, error?}]}',
       'with status created | updated | unchanged | skipped | error. All or nothing: if any flag is refused,',
-      'nothing is written, the report is printed and the exit code is 1. Importing the same file again',
-      'reports every flag unchanged. A progress bar is drawn on standard error when it is a terminal.',
+      'nothing is written, the report is printed (no id for what was not created) and the exit code is 1.',
+      'Importing the same file again reports every flag unchanged. A progress bar is drawn on standard',
+      'error when it is a terminal.',
     ].join('\n'),
   },
 };

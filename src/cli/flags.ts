@@ -1,13 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import * as Bourne from '@hapi/bourne';
 import { execute, type GraphQLSchema } from 'graphql';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SingleBar, Presets } from 'cli-progress';
 import { parseId, type Caller } from '../auth/access';
-import { AppError } from '../errors';
+import { AppError, requestErrors } from '../errors';
 import { buildAppSchema } from '../graphql/schema';
 import { FeatureFlagService } from '../modules/feature-flag/feature-flag.service';
 import { FeatureFlagStore } from '../modules/feature-flag/feature-flag.store';
+import { isFlagKey } from '../modules/feature-flag/feature-flag.validation';
 import { MAX_LIMIT } from '../pagination';
+import { exceedsBodySize, MAX_BODY_BYTES } from '../rest/body';
 import { envelope } from '../rest/envelope';
 import { restInput } from '../rest/input';
 import { routes } from '../rest/routes';
@@ -93,11 +96,15 @@ export interface ImportResult {
   error?: { type: string; code: string; detail: string; attr: string | null };
 }
 
-/** Our export, PostHog's list answer (`{count, next, previous, results}`), or its `results` array alone. */
+/**
+ * Our export, PostHog's list answer (`{count, next, previous, results}`), or its `results` array alone.
+ * Parsed as REST parses a body (`__proto__` keys refused); V8's parser builds any depth without
+ * recursion, and each flag's fields are then held to the API's depth limit by the service.
+ */
 export function entriesOf(text: string, file: string): { flags: unknown[]; cohorts: unknown[] } {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = Bourne.parse(text, { protoAction: 'error' });
   } catch (error) {
     throw new Error(`${file} is not JSON: ${(error as Error).message}`, { cause: error });
   }
@@ -111,6 +118,12 @@ export function entriesOf(text: string, file: string): { flags: unknown[]; cohor
 }
 
 class Unchanged extends Error {}
+
+/** A flag's key as the service will read it (numbers become text), for matching; null when it has none. */
+function keyOf(value: unknown): string | null {
+  if (typeof value === 'string') return value.trim();
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+}
 
 const errorBody = (error: unknown) => {
   if (error instanceof AppError) return error.toJSON();
@@ -138,7 +151,7 @@ export async function importFlags(em: EntityManager, projectId: number, file: st
     for (let index = entries.length - 1; index >= 0; index--) {
       const entry = entries[index];
       const result = results[index];
-      const key = isPlainObject(entry) && typeof entry.key === 'string' ? entry.key.trim() : null;
+      const key = isPlainObject(entry) ? keyOf(entry.key) : null;
       result.key = key;
       bar?.increment({ key: key ?? '' });
       if (!isPlainObject(entry)) {
@@ -155,6 +168,11 @@ export async function importFlags(em: EntityManager, projectId: number, file: st
       }
       if (key !== null) seen.add(key);
       const body = Object.fromEntries(IMPORTED_FIELDS.filter((field) => field in entry).map((field) => [field, entry[field]]));
+      // The API's body limit holds for each flag: one REST create could not carry more.
+      if (exceedsBodySize(body)) {
+        result.error = requestErrors.tooLarge(MAX_BODY_BYTES).toJSON();
+        continue;
+      }
       // Cohort ids are the source project's: each must be one of the file's cohorts, renamed to the target's id.
       const foreign = cohortReferences(body.filters).filter((id) => !cohorts.ids.has(id));
       if (foreign.length) {
@@ -187,7 +205,19 @@ export async function importFlags(em: EntityManager, projectId: number, file: st
       summary.error > 0 ? `${summary.error} of ${entries.length} flags` : null,
       cohortErrors > 0 ? `${cohortErrors} of ${cohortEntries.length} cohorts` : null,
     ];
-    throw new CommandFailed(`${refused.filter(Boolean).join(' and ')} were refused; nothing was written.`, { ...output, written: false });
+    // Rolled back with the rest: a flag or cohort that would have been created has no id to report.
+    const uncommitted = <T extends { status: string; id?: number }>(items: T[]) =>
+      items.map((item) => {
+        if (item.status !== 'created') return item;
+        const { id: _rolledBack, ...rest } = item;
+        return rest;
+      });
+    throw new CommandFailed(`${refused.filter(Boolean).join(' and ')} were refused; nothing was written.`, {
+      ...output,
+      written: false,
+      results: uncommitted(results),
+      cohorts: uncommitted(cohorts.results),
+    });
   }
   return output;
 }
@@ -200,7 +230,9 @@ async function importOne(
   key: string | null,
   body: Record<string, unknown>,
 ): Promise<Partial<ImportResult>> {
-  const existingId = key ? await FeatureFlagStore.liveIdByKey(em, projectId, key) : null;
+  // A key that cannot be a flag's (NUL, say, which the database would refuse to compare) names no
+  // stored flag: the create below refuses it with the API's message.
+  const existingId = key && isFlagKey(key) ? await FeatureFlagStore.liveIdByKey(em, projectId, key) : null;
   if (existingId === null) {
     const flag = await em.transactional((flagEm) =>
       FeatureFlagService.create(operatorContext(flagEm, caller), projectId, restInput(schema, 'FeatureFlagCreateInput', body, false)),

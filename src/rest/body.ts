@@ -36,6 +36,15 @@ function parseJson(text: string): unknown {
 }
 
 /**
+ * Whether a body that arrives already parsed (an entry of a flags:import file) would exceed
+ * MAX_BODY_BYTES as JSON text. One nested deeper than MAX_JSON_DEPTH is not measured, since
+ * serialising it could overflow the stack: the service refuses it for its depth instead.
+ */
+export function exceedsBodySize(body: unknown): boolean {
+  return !exceedsJsonDepth(body) && Buffer.byteLength(JSON.stringify(body) ?? '') > MAX_BODY_BYTES;
+}
+
+/**
  * JSON or form bodies up to 1 MiB (docs/rest-api.md §1.2); other media types with a body are 415.
  * The limit is enforced while streaming, so an oversized body is never buffered whole. An empty
  * body is `{}`; JSON nested too deep to handle safely is a parse error (see MAX_JSON_DEPTH). JSON
