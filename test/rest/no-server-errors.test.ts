@@ -1,6 +1,7 @@
 // @slow: walks hostile input over the whole route table
 import { routes } from '../../src/rest/routes';
 import type { World } from '../helpers/factories';
+import { HOSTILE_BODIES, HOSTILE_VALUES } from '../helpers/hostile-input';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -39,20 +40,6 @@ const HOSTILE_QUERIES = [
   '?active=maybe&type=x&created_by_id=1e9',
   '?status=%FF&archived=2',
 ];
-const HOSTILE_VALUES: unknown[] = [
-  null,
-  true,
-  -1,
-  1e308,
-  'x'.repeat(5000),
-  '\u0000',
-  [],
-  [[[]]],
-  {},
-  { nested: { deeper: [1, { x: null }] } },
-  '2024-02-30T00:00',
-];
-const HOSTILE_BODIES = ['{bad', '[1]', '"text"', '123', 'null', '{"a":'.repeat(50)];
 
 function fill(path: string, values: Record<string, string>): string {
   return path.replace(/:([a-z_]+)/g, (_, name: string) => values[name] ?? '1');
