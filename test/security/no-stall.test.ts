@@ -1,3 +1,4 @@
+import { routes } from '../../src/rest/routes';
 import type { World } from '../helpers/factories';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
 import { capture, uniqueId } from '../ingestion/capture-helpers';
@@ -12,6 +13,8 @@ import { capture, uniqueId } from '../ingestion/capture-helpers';
 let app: TestApp;
 let world: World;
 let token: string;
+/** Ids of what the hostile tests store, for the read-path sweep at the end. */
+const stored: Record<string, string> = {};
 
 const HEALTH_BOUND_MS = 200;
 const CATASTROPHIC = '^(a+)+$';
@@ -63,7 +66,9 @@ beforeAll(async () => {
   app = await startTestApp();
   world = await app.factories.world();
   token = world.project.apiToken;
-  expect((await createFlag('catastrophic', [{ key: 'name', type: 'person', operator: 'regex', value: CATASTROPHIC }])).status).toBe(201);
+  const catastrophic = await createFlag('catastrophic', [{ key: 'name', type: 'person', operator: 'regex', value: CATASTROPHIC }]);
+  expect(catastrophic.status).toBe(201);
+  stored.feature_flags = String(catastrophic.body.id);
   expect((await createFlag('adults', [{ key: 'age', type: 'person', operator: 'gt', value: '17' }])).status).toBe(201);
   expect((await createFlag('recent', [{ key: 'joined', type: 'person', operator: 'is_date_after', value: '-30d' }])).status).toBe(201);
   expect((await createFlag('modern', [{ key: 'version', type: 'person', operator: 'semver_gte', value: '2.0.0' }])).status).toBe(201);
@@ -104,6 +109,7 @@ describe('catastrophic regular expressions are matched in linear time (public to
       },
     });
     expect(cohort.status).toBe(201);
+    stored.cohorts = String(cohort.body.id);
     expect((await createFlag('in-cohort', [{ key: 'id', type: 'cohort', value: cohort.body.id }])).status).toBe(201);
     const res = await expectHealthy(() => flagsFor({ distinct_id: uniqueId(), person_properties: { name: `${'a'.repeat(3000)}!` } }));
     expect(flagValue(res, 'in-cohort')).toBe(false);
@@ -193,6 +199,8 @@ describe('property bags are bounded and read once per request', () => {
     });
     expect(changed.status).toBe(200);
     const [person] = (await app.request(`${project()}/persons/?distinct_id=${id}`, { key: world.owner.key })).body.results;
+    stored.persons = String(person.id);
+    stored.distinct_id = id;
     expect(Object.keys(person.properties)).toHaveLength(10_000);
     expect(person.properties['part0-1']).toBe('changed');
     expect(person.properties).not.toHaveProperty('brand_new');
@@ -226,4 +234,24 @@ it('/metrics exports the event-loop delay', async () => {
   for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_max_seconds']) {
     expect(text).toContain(`\n${name} `);
   }
+});
+
+describe('every read path, over the data the hostile requests stored', () => {
+  // Runs last: the project now holds the catastrophic flag and cohort, a person named 5,000 a and !, and
+  // one with 10,000 properties. A read key's GET on each row must leave /_health answering.
+  const reads = routes.filter((route) => route.method === 'GET');
+
+  it.each(reads.map((route) => [route.path]))('GET %s', async (path) => {
+    const reader = await app.factories.member(world.organization, 'admin', { scopes: ['*'] });
+    const url =
+      path.replace(/:([a-z_]+)/g, (_, name: string) => {
+        if (name === 'project_id') return String(world.project.id);
+        if (name === 'organization_id') return world.organization.id;
+        if (name === 'parent_lookup_feature_flag_id') return stored.feature_flags;
+        const resource = /\/([a-z_]+)\/:id/.exec(path)?.[1] ?? '';
+        return stored[resource] ?? '1';
+      }) + `?distinct_id=${encodeURIComponent(stored.distinct_id ?? 'nobody')}&search=${'a'.repeat(200)}&token=${token}&send_cohorts`;
+    const res = await expectHealthy(() => app.request(url, { key: reader.key, checkContract: false }));
+    expect(res.status).toBeLessThan(500);
+  });
 });
