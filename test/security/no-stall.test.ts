@@ -208,7 +208,7 @@ describe('property bags are bounded and read once per request', () => {
 
     const res = await expectHealthy(() => flagsFor({ distinct_id: id, person_properties: manyProperties(1000, 'request-') }));
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.flags)).toHaveLength(42);
+    expect(Object.keys(res.body.flags).length).toBeGreaterThanOrEqual(42);
   });
 
   it('refuses more than 1,000 request properties with a 400, and a body over 1 MB with a 413', async () => {
@@ -234,6 +234,34 @@ it('/metrics exports the event-loop delay', async () => {
   for (const name of ['nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_eventloop_lag_max_seconds']) {
     expect(text).toContain(`\n${name} `);
   }
+});
+
+describe('cohort reference chains are measured once per cohort', () => {
+  const createCohort = (name: string, values: unknown[]) =>
+    app.request(`${project()}/cohorts/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: { name, filters: { properties: { type: 'OR', values } } },
+    });
+  const references = (id: number, count: number) => Array.from({ length: count }, () => ({ type: 'cohort', key: 'id', value: id }));
+
+  it('c1 = 100 × c0, c2 = 100 × c1 are read at once; c3 = 10 × c2 is refused naming it', async () => {
+    const c0 = await createCohort('c0', [{ key: 'name', type: 'person', operator: 'icontains', value: 'a' }]);
+    const c1 = await createCohort('c1', references(c0.body.id, 100));
+    const c2 = await expectHealthy(() => createCohort('c2', references(c1.body.id, 100)));
+    expect([c0.status, c1.status, c2.status]).toEqual([201, 201, 201]);
+    const c3 = await expectHealthy(() => createCohort('c3', references(c2.body.id, 10)));
+    expect(c3.status).toBe(400);
+    expect(c3.body).toMatchObject({ attr: 'filters', detail: expect.stringContaining("'c3'") });
+    const one = await expectHealthy(() => app.request(`${project()}/cohorts/${c2.body.id}/`, { key: world.owner.key }));
+    expect(one.status).toBe(200);
+    const list = await expectHealthy(() => app.request(`${project()}/cohorts/`, { key: world.owner.key }));
+    expect(list.status).toBe(200);
+    const flag = await createFlag('chained', [{ key: 'id', type: 'cohort', value: c2.body.id }]);
+    expect(flag.status).toBe(201);
+    const res = await expectHealthy(() => flagsFor({ distinct_id: uniqueId(), person_properties: { name: 'anna' } }));
+    expect(flagValue(res, 'chained')).toBe(true);
+  });
 });
 
 describe('every read path, over the data the hostile requests stored', () => {
