@@ -160,6 +160,31 @@ describe('catastrophic regular expressions are matched in linear time (public to
   });
 });
 
+it("refuses on save an experiment metric's pattern RE2 cannot evaluate, saying why at the field", async () => {
+  const metric = (value: string) => ({
+    insight: 'TRENDS',
+    events: [{ id: '$pageview', order: 0, properties: [{ key: 'name', type: 'person', operator: 'regex', value }] }],
+  });
+  const create = (filters: unknown, secondary: unknown[] = []) =>
+    app.request(`${project()}/experiments/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: { name: 'Regex metric', feature_flag_key: uniqueId('exp'), parameters: {}, filters, secondary_metrics: secondary },
+    });
+  const primary = await create(metric('a(?=b)'));
+  expect(primary.status).toBe(400);
+  expect(primary.body).toMatchObject({
+    attr: 'filters',
+    detail: expect.stringMatching(/^events\[0\]\.properties\[0\]\.value is not a regular expression this service can evaluate: /),
+  });
+  const secondary = await create(metric('^ok$'), [{ name: 'second', filters: metric('(a)\\1') }]);
+  expect(secondary.body).toMatchObject({
+    attr: 'secondary_metrics',
+    detail: expect.stringContaining('[0].filters.events[0].properties[0]'),
+  });
+  expect((await create(metric(CATASTROPHIC))).status).toBe(201);
+});
+
 describe('numbers, dates and versions are read in linear time (public token)', () => {
   it('60,000 digits and an x as age, joined and version', async () => {
     const digits = `${'1'.repeat(60_000)}x`;

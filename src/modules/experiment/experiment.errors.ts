@@ -25,4 +25,6 @@ export const experimentErrors = {
   flagNotEligible: () => invalid('Feature flag is not eligible for experiments.', 'feature_flag_key'),
   controlNotFirst: () => invalid('Feature flag must have control as the first variant.', 'feature_flag_key'),
   variantsFixed: () => invalid("Can't update feature_flag_variants on Experiment", null),
+  unusableRegex: (path: string, reason: string, attr: string) =>
+    invalid(`${path}.value is not a regular expression this service can evaluate: ${reason}`, attr),
 };

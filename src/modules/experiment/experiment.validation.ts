@@ -2,6 +2,7 @@ import { experimentErrors, invalid } from './experiment.errors';
 import { flagErrors } from '../feature-flag/feature-flag.errors';
 import { fieldErrors, ValidationError } from '../../errors';
 import { parseBoolean, parseDateTime, parseString, hasField, refuseUnstorableJson } from '../../validation/fields';
+import { regexProblem } from '../../evaluation/regex';
 import { isPlainObject } from '../../validation/python';
 
 /** A validated experiment write: only the fields the client sent, in stored form. */
@@ -60,16 +61,43 @@ export function validateExperimentInput(input: Record<string, unknown>, mode: 'c
     const metrics = input.secondaryMetrics;
     if (metrics !== null && !Array.isArray(metrics)) throw experimentErrors.secondaryMetricsNotList();
     refuseUnstorableJson(metrics, 'secondary_metrics');
+    (metrics ?? []).forEach((metric: unknown, i: number) => {
+      if (isPlainObject(metric)) refuseUnusableRegex(metric.filters, `[${i}].filters`, 'secondary_metrics');
+    });
     out.secondaryMetrics = metrics ?? [];
   }
   if (hasField(input, 'filters')) {
     if (input.filters === null) throw fieldErrors.null('filters');
     if (!isPlainObject(input.filters)) throw experimentErrors.filtersNotObject();
     refuseUnstorableJson(input.filters, 'filters');
+    refuseUnusableRegex(input.filters, '', 'filters');
     out.filters = input.filters;
   }
   if (hasField(input, 'archived')) out.archived = asInvalid(() => parseBoolean(input.archived, 'archived')!);
   return out;
+}
+
+/**
+ * A metric's `regex`/`not_regex` property filters must be patterns the evaluator can use
+ * (docs/evaluation.md §4.7), as a flag's are: each `events[]`/`actions[]` entry's `properties[]`.
+ */
+function refuseUnusableRegex(filters: unknown, prefix: string, attr: string): void {
+  if (!isPlainObject(filters)) return;
+  for (const list of ['events', 'actions'] as const) {
+    const entries = filters[list];
+    if (!Array.isArray(entries)) continue;
+    entries.forEach((entry: unknown, i: number) => {
+      const properties = isPlainObject(entry) ? entry.properties : null;
+      if (!Array.isArray(properties)) return;
+      properties.forEach((property: unknown, j: number) => {
+        if (!isPlainObject(property) || (property.operator !== 'regex' && property.operator !== 'not_regex')) return;
+        if (typeof property.value !== 'string') return;
+        const problem = regexProblem(property.value);
+        if (problem)
+          throw experimentErrors.unusableRegex(`${prefix}${prefix ? '.' : ''}${list}[${i}].properties[${j}]`, problem.reason, attr);
+      });
+    });
+  }
 }
 
 /** Steps 10 and 11: after step 9, which the service checks between. */
