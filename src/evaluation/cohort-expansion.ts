@@ -1,4 +1,4 @@
-import { cohortIdOfValue, type CohortDefinitions, type PropertyGroup } from './cohort-match';
+import { cohortIdOfValue, isPropertyGroup, type CohortDefinitions, type PropertyGroup } from './cohort-match';
 import type { PropertyFilter } from './property-match';
 
 /**
@@ -24,9 +24,6 @@ export interface Expanded {
   cyclic: boolean;
 }
 
-const isGroup = (value: unknown): value is PropertyGroup =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray((value as PropertyGroup).values);
-
 const LEAF: Expanded = { size: 1, depth: 0, cyclic: false };
 
 /** A group's own leaves: how many are not references, how deep the deepest sits, and each reference with its depth. */
@@ -37,7 +34,7 @@ function leavesOf(group: PropertyGroup): { plain: number; plainDepth: number; re
   const pending: Array<{ value: unknown; depth: number }> = [{ value: group, depth: 0 }];
   while (pending.length) {
     const { value, depth } = pending.pop()!;
-    if (isGroup(value)) {
+    if (isPropertyGroup(value)) {
       for (const item of value.values) pending.push({ value: item, depth: depth + 1 });
       continue;
     }
@@ -81,7 +78,7 @@ export class CohortExpansion {
     const stack: Frame[] = [];
     const enter = (cohortId: number): Expanded | null => {
       const cohort = this.definitions.get(cohortId);
-      if (!cohort || cohort.isStatic || !isGroup(cohort.properties)) {
+      if (!cohort || cohort.isStatic || !isPropertyGroup(cohort.properties)) {
         this.#known.set(cohortId, LEAF);
         return LEAF;
       }

@@ -13,7 +13,8 @@ export interface PropertyGroup {
 /** What evaluation needs of a project's non-deleted cohorts: dynamic ones carry their property group. */
 export type CohortDefinitions = ReadonlyMap<number, { isStatic: boolean; properties: PropertyGroup | null }>;
 
-const isGroup = (value: unknown): value is PropertyGroup =>
+/** Whether a value of a property group is itself a group (else a leaf). */
+export const isPropertyGroup = (value: unknown): value is PropertyGroup =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && Array.isArray((value as PropertyGroup).values);
 
 /** A cohort leaf's value as an id: an integer or a string of digits; anything else names no cohort. */
@@ -68,7 +69,7 @@ export function cohortMembership(
 
   const matchGroup = (group: PropertyGroup): boolean => {
     const values = group.values;
-    const test = (value: PropertyGroup | PropertyFilter) => (isGroup(value) ? matchGroup(value) : matchLeaf(value));
+    const test = (value: PropertyGroup | PropertyFilter) => (isPropertyGroup(value) ? matchGroup(value) : matchLeaf(value));
     return group.type === 'OR' ? values.length === 0 || values.some(test) : values.every(test);
   };
 
@@ -79,7 +80,7 @@ export function cohortMembership(
 export function referencedCohorts(group: PropertyGroup | null | undefined): number[] {
   const ids: number[] = [];
   const walk = (value: unknown) => {
-    if (isGroup(value)) value.values.forEach(walk);
+    if (isPropertyGroup(value)) value.values.forEach(walk);
     else if (value && typeof value === 'object' && (value as PropertyFilter).type === 'cohort') {
       const id = cohortIdOfValue((value as PropertyFilter).value);
       if (id !== null) ids.push(id);

@@ -1,4 +1,4 @@
-import { cohortIdOfValue, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
+import { cohortIdOfValue, isPropertyGroup, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
 import { MAX_EXPANDED_CONDITIONS, type CohortExpansion } from '../../evaluation/cohort-expansion';
 import type { PropertyFilter } from '../../evaluation/property-match';
 
@@ -24,9 +24,6 @@ function combined(parts: Predicate[], joiner: 'and' | 'or'): Predicate {
   };
 }
 
-const isGroup = (value: unknown): value is PropertyGroup =>
-  value !== null && typeof value === 'object' && Array.isArray((value as PropertyGroup).values);
-
 // Reached only by hand-made data (saving caps a cohort's groups at 20 levels and a reference chain at 20).
 const MAX_SQL_NESTING = 450;
 
@@ -50,7 +47,7 @@ export class CohortSql {
   member(id: number | null): Predicate {
     const cohort = id === null ? undefined : this.cohorts.get(id);
     if (!cohort) return NEVER;
-    if (cohort.isStatic || !isGroup(cohort.properties)) return this.#inline(id!);
+    if (cohort.isStatic || !isPropertyGroup(cohort.properties)) return this.#inline(id!);
     const { size, depth, cyclic } = this.expansion.of(id!);
     if (cyclic || depth > MAX_SQL_NESTING || size > this.#left) return UNDECIDED;
     this.#left -= size;
@@ -63,10 +60,10 @@ export class CohortSql {
     if (!cohort) return NEVER;
     if (cohort.isStatic)
       return { sql: 'exists (select 1 from cohort_person cp where cp.cohort_id = ? and cp.person_id = t.id)', params: [id], exact: true };
-    if (!isGroup(cohort.properties)) return NEVER;
+    if (!isPropertyGroup(cohort.properties)) return NEVER;
     const group = (value: PropertyGroup): Predicate =>
       combined(
-        value.values.map((item) => (isGroup(item) ? group(item) : this.#leaf(item))),
+        value.values.map((item) => (isPropertyGroup(item) ? group(item) : this.#leaf(item))),
         value.type === 'OR' ? 'or' : 'and',
       );
     return group(cohort.properties);
