@@ -23,6 +23,6 @@ export async function blastRadius(ctx: AppContext, projectRef: unknown, input: B
     source = groupSource(project.id, groupTypeIndex);
   }
   const totalUsers = await countMatching(ctx.em, source, []);
-  const usersAffected = properties.length === 0 ? totalUsers : await countMatching(ctx.em, source, properties);
+  const usersAffected = properties.length === 0 ? totalUsers : await countMatching(ctx.em, source, properties, ctx.work.signal);
   return { usersAffected, totalUsers };
 }

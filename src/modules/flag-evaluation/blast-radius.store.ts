@@ -1,13 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { storableText } from '../../db/sql';
-import { cohortIdOfValue, cohortMembership, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
+import { cohortIdOfValue, cohortMembership, isPropertyGroup, type CohortDefinitions } from '../../evaluation/cohort-match';
 import { CohortExpansion } from '../../evaluation/cohort-expansion';
 import { matchProperty, str, type PropertyBag, type PropertyFilter } from '../../evaluation/property-match';
 import { CohortSql, inverted, UNDECIDED, type Predicate } from './cohort-sql';
 import { eventLoopSlices } from '../../event-loop-slices';
-
-const isGroup = (value: unknown): value is PropertyGroup =>
-  value !== null && typeof value === 'object' && Array.isArray((value as PropertyGroup).values);
 
 /** What is counted: a project's persons, or its groups of one type. */
 export interface CountSource {
@@ -37,7 +34,7 @@ function cohortNeeds(roots: Array<number | null>, cohorts: CohortDefinitions, ke
     const values: unknown[] = [cohort.properties];
     while (values.length) {
       const value = values.pop();
-      if (isGroup(value)) for (const item of value.values) values.push(item);
+      if (isPropertyGroup(value)) for (const item of value.values) values.push(item);
       else if (value && typeof value === 'object') {
         const item = value as PropertyFilter;
         if (item.type === 'person') keys.add(str(item.key));
@@ -104,7 +101,13 @@ function matchesAll(
  * every filter, else the SQL-narrowed candidates streamed in keyset batches of 1000, selecting
  * only the properties the filters name, through the same matcher flags use.
  */
-export async function countMatching(em: EntityManager, source: CountSource, filters: PropertyFilter[]): Promise<number> {
+export async function countMatching(
+  em: EntityManager,
+  source: CountSource,
+  filters: PropertyFilter[],
+  /** The request's (src/http/request-work.ts): no further batch once it has ended. */
+  signal?: AbortSignal,
+): Promise<number> {
   const cohorts = source.cohorts;
   const cohortSql = cohorts ? new CohortSql(cohorts.definitions, cohorts.expansion, (leaf) => sqlFor(leaf, source, null)) : null;
   const parts = filters.map((filter) => ({ filter, ...sqlFor(filter, source, cohortSql) }));
@@ -130,6 +133,7 @@ export async function countMatching(em: EntityManager, source: CountSource, filt
   let matched = 0;
   let after = '0';
   for (;;) {
+    signal?.throwIfAborted();
     const rows = await em.execute<Array<{ id: string; bag: PropertyBag; identities: string[] | null; static_cohorts: number[] | null }>>(
       `select t.id, ${bagSql} as bag, ${source.identity.sql} as identities, ${staticSql} as static_cohorts from ${source.table} t
         where ${where} and t.id > ? order by t.id limit ${BATCH}`,
