@@ -22,7 +22,7 @@ export function createLoaders(ctx: AppContext) {
     ...createExperimentLoaders(em),
     ...createPersonLoaders(em),
     ...createActivityLoaders(em),
-    ...createCohortLoaders(em),
+    ...createCohortLoaders(em, ctx.work),
     ...createDashboardLoaders(ctx),
     /** `can_edit` decided for a whole page at once; the caller's project access is checked before the load. */
     canEditFlag: new DataLoader<{ flag: FeatureFlag; access: ProjectAccess }, boolean, FeatureFlag>(
