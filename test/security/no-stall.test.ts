@@ -56,6 +56,7 @@ async function whileProbing<T>(hostile: () => Promise<T>): Promise<{ answer: T; 
 
 async function expectHealthy<T>(hostile: () => Promise<T>): Promise<T> {
   const { answer, slowestProbeMs } = await whileProbing(hostile);
+  if (process.env.PROBE_DEBUG) console.log(`slowest probe ${Math.round(slowestProbeMs)} ms`, expect.getState().currentTestName);
   expect(slowestProbeMs).toBeLessThan(HEALTH_BOUND_MS);
   return answer;
 }

@@ -1,5 +1,5 @@
 import { cohortIdOfValue, isPropertyGroup, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
-import { MAX_EXPANDED_CONDITIONS, type CohortExpansion } from '../../evaluation/cohort-expansion';
+import type { CohortExpansion } from '../../evaluation/cohort-expansion';
 import type { PropertyFilter } from '../../evaluation/property-match';
 
 /** A condition in SQL: exact when PostgreSQL decides as the matcher would, else a necessary one (the matcher decides the candidates). */
@@ -24,18 +24,25 @@ function combined(parts: Predicate[], joiner: 'and' | 'or'): Predicate {
   };
 }
 
+/**
+ * Conditions one statement inlines at most. Building and binding a condition costs the event loop
+ * about 10 µs, so a cohort at the save limit (10,000) held it for 100 ms; past this budget the
+ * matcher decides instead, in batches that yield (blast-radius.store.ts), with the same answer.
+ */
+export const MAX_INLINED_CONDITIONS = 500;
+
 // Reached only by hand-made data (saving caps a cohort's groups at 20 levels and a reference chain at 20).
 const MAX_SQL_NESTING = 450;
 
 /**
  * Cohort filters of one statement in SQL. Each cohort's expansion is measured once
  * (`CohortExpansion`, linear in the definitions); the statement inlines at most
- * MAX_EXPANDED_CONDITIONS leaves in all, so its text grows with the definitions, never with what
+ * MAX_INLINED_CONDITIONS leaves in all, so its text grows with the definitions, never with what
  * the references multiply to. A cohort that does not fit what is left, goes round a cycle or nests
  * too deep narrows nothing and is left to the matcher.
  */
 export class CohortSql {
-  #left = MAX_EXPANDED_CONDITIONS;
+  #left = MAX_INLINED_CONDITIONS;
 
   constructor(
     private readonly cohorts: CohortDefinitions,
