@@ -144,6 +144,18 @@ describe('experiment results over GraphQL', () => {
     expect(await ask('secondaryResults(index: "x")')).toEqual([['Experiment has no secondary metrics', 'BAD_USER_INPUT', 'invalid']]);
   });
 
+  it('a draft among experiments nulls only its own results, never the list (the console lists them)', async () => {
+    const draft = await kit.create({ start_date: null });
+    const res = await app.graphql(
+      `query($p: ID!) { experiments(projectId: $p, limit: 20) { results { id results { isCached } } } }`,
+      { p: String(world.project.id) },
+      world.owner.key,
+    );
+    const listed = res.body.data!.experiments.results;
+    expect(listed.find((e: any) => e.id === draft.id)).toEqual({ id: draft.id, results: null });
+    expect(res.body.errors).toContainEqual(expect.objectContaining({ message: 'Experiment has not started yet' }));
+  });
+
   it('refresh recomputes; the flag-implementation hint is a query', async () => {
     const e = await kit.create({
       filters: {

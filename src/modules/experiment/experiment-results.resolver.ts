@@ -23,8 +23,12 @@ const REFRESH = 'Recompute now instead of serving the stored result (REST: `?ref
 
 @Resolver(() => Experiment)
 export class ExperimentResultsResolver {
+  // Nullable (docs/graphql.md): a draft, or a metric that cannot be computed, is null with its reason in
+  // `errors`, so a list of experiments is never nulled whole because one has no results.
   @FieldResolver(() => ExperimentResults, {
-    description: 'The primary metric per variant, with probabilities, significance and sample-ratio check.',
+    nullable: true,
+    description:
+      'The primary metric per variant, with probabilities, significance and sample-ratio check; null when it cannot be computed (a draft: "Experiment has not started yet"), with the reason in `errors`.',
   })
   results(
     @Root() experiment: Experiment,
@@ -34,7 +38,11 @@ export class ExperimentResultsResolver {
     return ExperimentResultsService.primary(ctx, experiment, refresh);
   }
 
-  @FieldResolver(() => ExperimentResults, { description: 'A secondary metric (0-based `index` into secondaryMetrics) per variant.' })
+  @FieldResolver(() => ExperimentResults, {
+    nullable: true,
+    description:
+      'A secondary metric (0-based `index` into secondaryMetrics) per variant; null, with the reason in `errors`, when it cannot be computed.',
+  })
   secondaryResults(
     @Root() experiment: Experiment,
     @Ctx() ctx: AppContext,
