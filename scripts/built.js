@@ -13,7 +13,7 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
 /** What the build reads; a newer file here means dist/ is stale. */
-const SOURCES = ['src', 'mikro-orm.config.ts', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = ['src', 'web', 'mikro-orm.config.ts', 'tsconfig.json', 'tsconfig.build.json'];
 
 function newestChange(file) {
   let stat;

@@ -9,6 +9,7 @@ import { readCorsOrigins, readMetricsToken, readRateLimitConfig, type RateLimitC
 import { AppError, requestErrors, translate } from './errors';
 import { apolloMiddleware } from './graphql/apollo-koa';
 import { graphiqlMiddleware } from './graphql/graphiql';
+import { consoleMiddleware } from './http/console';
 import { formatGraphQLError, isInternal } from './graphql/errors';
 import { apolloLimits } from './graphql/limits';
 import { buildAppSchema, buildPublicSchema } from './graphql/schema';
@@ -143,6 +144,8 @@ export async function createApp({
   app.use(probes(orm, logger));
   app.use(metricsEndpoint(metrics, metricsToken));
   app.use(graphiqlMiddleware());
+  // The console's pages and assets (web/, built into dist/web).
+  app.use(consoleMiddleware());
   // The capture endpoints read (and decompress) their own bodies: before the REST body parser.
   app.use(captureHandler(orm, logger, metrics.ingested));
   // Remote evaluation and the browser config (/flags, /decide, /array/:token/config) likewise.
