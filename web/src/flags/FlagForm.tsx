@@ -1,0 +1,339 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from '@apollo/client/react';
+import { useNavigate, useParams } from 'react-router';
+import { graphql } from '../gql';
+import { useConsole } from '../Layout';
+import { ErrorMessage, refusalOf, type Refusal } from '../errors';
+import {
+  emptyModel,
+  filtersOf,
+  localProblems,
+  modelOf,
+  OPERATORS,
+  tagsOf,
+  variantSum,
+  type ConditionSet,
+  type FlagFormModel,
+  type PropertyRow,
+} from './filters-model';
+
+const FlagToEdit = graphql(`
+  query ConsoleFlagToEdit($projectId: ID!, $id: Int!) {
+    featureFlag(projectId: $projectId, id: $id) {
+      id
+      key
+      name
+      filters
+      tags
+      version
+      ensureExperienceContinuity
+    }
+    groupTypes(projectId: $projectId) {
+      groupType
+      groupTypeIndex
+    }
+  }
+`);
+
+const GroupTypes = graphql(`
+  query ConsoleGroupTypes($projectId: ID!) {
+    groupTypes(projectId: $projectId) {
+      groupType
+      groupTypeIndex
+    }
+  }
+`);
+
+const CreateFlag = graphql(`
+  mutation ConsoleCreateFlag($projectId: ID!, $input: FeatureFlagCreateInput!) {
+    createFeatureFlag(projectId: $projectId, input: $input) {
+      id
+    }
+  }
+`);
+
+const UpdateFlag = graphql(`
+  mutation ConsoleUpdateFlag($projectId: ID!, $id: Int!, $input: FeatureFlagUpdateInput!) {
+    updateFeatureFlag(projectId: $projectId, id: $id, input: $input) {
+      id
+      version
+    }
+  }
+`);
+
+/** A message next to its field (`aria-describedby` points here). */
+function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="field-error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+/** Create (`/feature-flags/new`) or edit (`/feature-flags/:id/edit`) a flag. */
+export function FlagForm() {
+  const { projectId } = useConsole();
+  const { id } = useParams();
+  const editing = id !== undefined;
+  const navigate = useNavigate();
+  const existing = useQuery(FlagToEdit, { variables: { projectId, id: Number(id) }, skip: !editing, fetchPolicy: 'network-only' });
+  const groupTypes = useQuery(GroupTypes, { variables: { projectId }, skip: editing });
+  const [model, setModel] = useState<FlagFormModel>(emptyModel);
+  const [version, setVersion] = useState<number | null>(null);
+  const [refusal, setRefusal] = useState<Refusal | null>(null);
+  const [create, created] = useMutation(CreateFlag);
+  const [update, updated] = useMutation(UpdateFlag);
+
+  useEffect(() => {
+    const flag = existing.data?.featureFlag;
+    if (flag) {
+      setModel(modelOf(flag));
+      setVersion(flag.version);
+    }
+  }, [existing.data]);
+
+  if (editing && existing.error) return <ErrorMessage error={existing.error} title="The flag could not be loaded." />;
+  if (editing && !existing.data) return <p className="loading">Loading…</p>;
+  const types = (editing ? existing.data?.groupTypes : groupTypes.data?.groupTypes) ?? [];
+
+  const local = localProblems(model);
+  const fieldProblem = (attr: string) => local[attr] ?? refusal?.fields[attr];
+  const set = (changes: Partial<FlagFormModel>) => setModel((current) => ({ ...current, ...changes }));
+  const setCondition = (index: number, changes: Partial<ConditionSet>) =>
+    set({ conditions: model.conditions.map((c, i) => (i === index ? { ...c, ...changes } : c)) });
+  const setProperty = (ci: number, pi: number, changes: Partial<PropertyRow>) =>
+    setCondition(ci, { properties: model.conditions[ci].properties.map((p, i) => (i === pi ? { ...p, ...changes } : p)) });
+  const payloadValues = model.variants.length ? model.variants.map((v) => v.key).filter(Boolean) : ['true'];
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setRefusal(null);
+    if (Object.keys(local).length) return;
+    const input = {
+      key: model.key.trim(),
+      name: model.name,
+      filters: filtersOf(model),
+      tags: tagsOf(model),
+      ensureExperienceContinuity: model.persist,
+    };
+    try {
+      if (editing) {
+        await update({ variables: { projectId, id: Number(id), input: { ...input, version } } });
+        navigate(`/feature-flags/${id}`);
+      } else {
+        const result = await create({ variables: { projectId, input } });
+        navigate(`/feature-flags/${result.data!.createFeatureFlag.id}`);
+      }
+    } catch (failure) {
+      const refused = refusalOf(failure);
+      if (refused.code === 'CONFLICT') refused.general = ['Changed by someone else since you opened it — reload to see their change.'];
+      setRefusal(refused);
+    }
+  };
+
+  return (
+    <section aria-labelledby="form-title">
+      <h1 id="form-title">{editing ? `Edit ${model.key}` : 'New feature flag'}</h1>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        {refusal && refusal.general.length ? (
+          <div role="alert" className="error">
+            {refusal.general.join(' ')}
+          </div>
+        ) : null}
+        <div className="field">
+          <label htmlFor="flag-key">Key</label>
+          <input
+            id="flag-key"
+            value={model.key}
+            onChange={(event) => set({ key: event.target.value })}
+            aria-invalid={fieldProblem('key') ? true : undefined}
+            aria-describedby="flag-key-error"
+            required
+          />
+          <FieldError id="flag-key-error" message={fieldProblem('key')} />
+        </div>
+        <div className="field">
+          <label htmlFor="flag-name">Name</label>
+          <input
+            id="flag-name"
+            value={model.name}
+            onChange={(event) => set({ name: event.target.value })}
+            aria-describedby="flag-name-error"
+          />
+          <FieldError id="flag-name-error" message={fieldProblem('name')} />
+        </div>
+        <div className="field">
+          <label htmlFor="flag-aggregation">Match by</label>
+          <select
+            id="flag-aggregation"
+            value={model.groupTypeIndex === null ? '' : String(model.groupTypeIndex)}
+            onChange={(event) => set({ groupTypeIndex: event.target.value === '' ? null : Number(event.target.value) })}
+          >
+            <option value="">Persons</option>
+            {types.map((type) => (
+              <option key={type.groupTypeIndex} value={type.groupTypeIndex}>
+                Groups: {type.groupType}
+              </option>
+            ))}
+          </select>
+        </div>
+
+        <fieldset aria-describedby="filters-error">
+          <legend>Release conditions</legend>
+          <FieldError id="filters-error" message={fieldProblem('filters')} />
+          {model.conditions.map((condition, ci) => (
+            <fieldset key={ci} className="condition">
+              <legend>Condition set {ci + 1}</legend>
+              {condition.properties.map((property, pi) => (
+                <div key={pi} className="property" role="group" aria-label={`Condition set ${ci + 1}, filter ${pi + 1}`}>
+                  <label>
+                    Type{' '}
+                    <select
+                      value={property.type}
+                      onChange={(event) => setProperty(ci, pi, { type: event.target.value as PropertyRow['type'] })}
+                    >
+                      <option value="person">Person property</option>
+                      <option value="group">Group property</option>
+                      <option value="cohort">Cohort</option>
+                    </select>
+                  </label>
+                  {property.type !== 'cohort' ? (
+                    <>
+                      <label>
+                        Property <input value={property.key} onChange={(event) => setProperty(ci, pi, { key: event.target.value })} />
+                      </label>
+                      <label>
+                        Operator{' '}
+                        <select value={property.operator} onChange={(event) => setProperty(ci, pi, { operator: event.target.value })}>
+                          {OPERATORS.map(([operator, words]) => (
+                            <option key={operator} value={operator}>
+                              {words}
+                            </option>
+                          ))}
+                        </select>
+                      </label>
+                    </>
+                  ) : null}
+                  {property.operator !== 'is_set' && property.operator !== 'is_not_set' ? (
+                    <label>
+                      {property.type === 'cohort' ? 'Cohort id' : 'Value'}{' '}
+                      <input value={property.value} onChange={(event) => setProperty(ci, pi, { value: event.target.value })} />
+                    </label>
+                  ) : null}
+                  <button type="button" onClick={() => setCondition(ci, { properties: condition.properties.filter((_, i) => i !== pi) })}>
+                    Remove filter {pi + 1}
+                  </button>
+                </div>
+              ))}
+              <button
+                type="button"
+                onClick={() =>
+                  setCondition(ci, { properties: [...condition.properties, { type: 'person', key: '', operator: 'exact', value: '' }] })
+                }
+              >
+                Add filter
+              </button>
+              <label>
+                Rollout percentage{' '}
+                <input
+                  type="number"
+                  min={0}
+                  max={100}
+                  step="any"
+                  value={condition.rollout}
+                  onChange={(event) => setCondition(ci, { rollout: event.target.value })}
+                />
+              </label>
+              {model.conditions.length > 1 ? (
+                <button type="button" onClick={() => set({ conditions: model.conditions.filter((_, i) => i !== ci) })}>
+                  Remove condition set {ci + 1}
+                </button>
+              ) : null}
+            </fieldset>
+          ))}
+          <button type="button" onClick={() => set({ conditions: [...model.conditions, { properties: [], rollout: '100' }] })}>
+            Add condition set
+          </button>
+        </fieldset>
+
+        <fieldset aria-describedby="variants-status">
+          <legend>Variants</legend>
+          {model.variants.map((variant, vi) => (
+            <div key={vi} className="variant" role="group" aria-label={`Variant ${vi + 1}`}>
+              <label>
+                Variant key{' '}
+                <input
+                  value={variant.key}
+                  onChange={(event) => set({ variants: model.variants.map((v, i) => (i === vi ? { ...v, key: event.target.value } : v)) })}
+                />
+              </label>
+              <label>
+                Variant rollout{' '}
+                <input
+                  type="number"
+                  min={0}
+                  max={100}
+                  value={variant.rollout}
+                  onChange={(event) =>
+                    set({ variants: model.variants.map((v, i) => (i === vi ? { ...v, rollout: event.target.value } : v)) })
+                  }
+                />
+              </label>
+              <button type="button" onClick={() => set({ variants: model.variants.filter((_, i) => i !== vi) })}>
+                Remove variant {vi + 1}
+              </button>
+            </div>
+          ))}
+          <button type="button" onClick={() => set({ variants: [...model.variants, { key: '', name: '', rollout: '0' }] })}>
+            Add variant
+          </button>
+          <p id="variants-status" className={local.variants ? 'field-error' : 'help'} aria-live="polite">
+            {model.variants.length === 0
+              ? 'No variants: the flag is on or off.'
+              : (local.variants ?? `Variant rollouts sum to ${variantSum(model.variants)}.`)}
+          </p>
+        </fieldset>
+
+        <fieldset>
+          <legend>Payloads</legend>
+          {payloadValues.map((value) => (
+            <div key={value} className="field">
+              <label htmlFor={`payload-${value}`}>Payload for {value}</label>
+              <textarea
+                id={`payload-${value}`}
+                rows={2}
+                value={model.payloads[value] ?? ''}
+                aria-invalid={local[`payload:${value}`] ? true : undefined}
+                aria-describedby={`payload-${value}-error`}
+                onChange={(event) => set({ payloads: { ...model.payloads, [value]: event.target.value } })}
+              />
+              <FieldError id={`payload-${value}-error`} message={local[`payload:${value}`]} />
+            </div>
+          ))}
+        </fieldset>
+
+        <div className="field">
+          <label htmlFor="flag-tags">Tags</label>
+          <input
+            id="flag-tags"
+            value={model.tags}
+            onChange={(event) => set({ tags: event.target.value })}
+            aria-describedby="flag-tags-help flag-tags-error"
+          />
+          <p id="flag-tags-help" className="help">
+            Separated by commas.
+          </p>
+          <FieldError id="flag-tags-error" message={fieldProblem('tags')} />
+        </div>
+        <div className="field checkbox">
+          <input id="flag-persist" type="checkbox" checked={model.persist} onChange={(event) => set({ persist: event.target.checked })} />
+          <label htmlFor="flag-persist">Persist across authentication</label>
+        </div>
+        <button type="submit" disabled={created.loading || updated.loading}>
+          Save
+        </button>
+      </form>
+    </section>
+  );
+}
