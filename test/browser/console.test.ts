@@ -1,0 +1,307 @@
+// @slow: drives headless Chromium
+import { get as httpGet } from 'node:http';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describeInBrowser, launchChromium } from '../helpers/browser';
+import { ensureBuilt } from '../helpers/build';
+import type { World } from '../helpers/factories';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+/**
+ * The console (docs/console.md) as people use it, in Debian's Chromium: sign in with a key, manage
+ * flags end to end, and meet refusals as messages. Every page is checked with axe (no serious or
+ * critical violation); any console error, or any request to another host, fails the test.
+ */
+const describeWithBrowser = describeInBrowser('test/browser/console.test.ts');
+
+describeWithBrowser('the console in a browser', () => {
+  let app: TestApp;
+  let world: World;
+  let browser: Browser;
+  let readOnlyKey: string;
+  const flagsPath = () => `/api/projects/${world.project.id}/feature_flags`;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    app = await startTestApp();
+    world = await app.factories.world();
+    readOnlyKey = (await app.factories.member(world.organization, 'member', { scopes: ['feature_flag:read'] })).key;
+    browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  interface Session {
+    context: BrowserContext;
+    page: Page;
+    problems: string[];
+  }
+  const sessions: Session[] = [];
+
+  /** A new browser context that lets nothing leave this host and records console errors. */
+  async function open(): Promise<Session> {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    await context.route('**/*', async (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${app.baseUrl}/`)) return route.continue();
+      problems.push(`request to another host: ${url}`);
+      return route.abort();
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+    });
+    const session = { context, page, problems };
+    sessions.push(session);
+    return session;
+  }
+
+  afterEach(async () => {
+    const problems = sessions.flatMap((s) => s.problems);
+    await Promise.all(sessions.splice(0).map((s) => s.context.close()));
+    expect(problems).toEqual([]);
+  });
+
+  async function signIn(page: Page, key: string) {
+    await page.goto(`${app.baseUrl}/`);
+    await page.getByRole('textbox', { name: 'Personal API key' }).fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page
+      .getByRole('heading', { name: 'Feature flags' })
+      .waitFor({ timeout: 10_000 })
+      .catch(async (error: unknown) => {
+        await page.screenshot({ path: '/tmp/console-signin.png' });
+        throw error;
+      });
+  }
+
+  async function expectAccessible(page: Page) {
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+
+  const rest = (path: string, method = 'GET', body?: unknown) => app.request(path, { method, key: world.owner.key, body });
+
+  it('signs in, creates a flag with two condition sets and three variants, and shows it', async () => {
+    const { page } = await open();
+    await page.goto(`${app.baseUrl}/`);
+    await expectAccessible(page);
+    await signIn(page, world.owner.key);
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Feature flags' }).count()).resolves.toBe(1);
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'New feature flag' }).click();
+    await page.getByRole('textbox', { name: 'Key', exact: true }).fill('checkout-redesign');
+    await page.getByRole('textbox', { name: 'Name' }).fill('Checkout redesign');
+    await page.getByRole('button', { name: 'Add filter' }).first().click();
+    await page.getByRole('textbox', { name: 'Property' }).fill('plan');
+    await page.getByRole('textbox', { name: 'Value' }).fill('pro');
+    await page.getByRole('spinbutton', { name: 'Rollout percentage' }).first().fill('50');
+    await page.getByRole('button', { name: 'Add condition set' }).click();
+    await expect(page.getByRole('spinbutton', { name: 'Rollout percentage' }).count()).resolves.toBe(2);
+    for (const [i, [key, rollout]] of [
+      ['control', '34'],
+      ['red', '33'],
+      ['blue', '30'],
+    ].entries()) {
+      await page.getByRole('button', { name: 'Add variant' }).click();
+      await page.getByRole('textbox', { name: 'Variant key' }).nth(i).fill(key);
+      await page.getByRole('spinbutton', { name: 'Variant rollout' }).nth(i).fill(rollout);
+    }
+    // Checked as you type: 97 is refused before anything is sent.
+    await page.getByText('Variant rollouts must sum to 100 (now 97).').waitFor();
+    await page.getByRole('spinbutton', { name: 'Variant rollout' }).nth(2).fill('33');
+    await page.getByText('Variant rollouts sum to 100.').waitFor();
+    await page.getByRole('textbox', { name: 'Payload for red' }).fill('{"color": ');
+    await page.getByText('Not valid JSON.').waitFor();
+    await page.getByRole('textbox', { name: 'Payload for red' }).fill('{"color": "red"}');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'checkout-redesign' }).waitFor();
+    await expectAccessible(page);
+
+    const list = await rest(`${flagsPath()}/?search=checkout-redesign`);
+    const [flag] = list.body.results;
+    expect(flag.filters.groups).toEqual([
+      { properties: [{ key: 'plan', type: 'person', operator: 'exact', value: 'pro' }], rollout_percentage: 50 },
+      { properties: [], rollout_percentage: 100 },
+    ]);
+    expect(flag.filters.multivariate.variants.map((v: any) => [v.key, v.rollout_percentage])).toEqual([
+      ['control', 34],
+      ['red', 33],
+      ['blue', 33],
+    ]);
+    expect(flag.filters.payloads).toEqual({ red: '{"color": "red"}' });
+  });
+
+  it('toggles a flag, and shows a concurrent edit as a conflict instead of overwriting it', async () => {
+    const created = await rest(`${flagsPath()}/`, 'POST', {
+      key: 'toggled',
+      filters: { groups: [{ properties: [], rollout_percentage: 100 }] },
+    });
+    const { page } = await open();
+    await signIn(page, world.owner.key);
+    const toggle = page.getByRole('switch', { name: 'Active: toggled' });
+    await expect(toggle.getAttribute('aria-checked')).resolves.toBe('true');
+    await toggle.click();
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelector('[aria-label="Active: toggled"]')?.getAttribute('aria-checked') === 'false',
+    );
+    expect((await rest(`${flagsPath()}/${created.body.id}/`)).body.active).toBe(false);
+
+    // Someone else changes it meanwhile: the toggle now carries a stale version.
+    expect((await rest(`${flagsPath()}/${created.body.id}/`, 'PATCH', { name: 'Renamed elsewhere' })).status).toBe(200);
+    await toggle.click();
+    await page.getByRole('alert').filter({ hasText: 'Changed by someone else' }).waitFor();
+    expect((await rest(`${flagsPath()}/${created.body.id}/`)).body.active).toBe(false);
+    await expectAccessible(page);
+  });
+
+  it('shows a server refusal next to the field its attr names', async () => {
+    await rest(`${flagsPath()}/`, 'POST', { key: 'taken', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
+    const { page } = await open();
+    await signIn(page, world.owner.key);
+    await page.getByRole('button', { name: 'New feature flag' }).click();
+    await page.getByRole('textbox', { name: 'Key', exact: true }).fill('taken');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const key = page.getByRole('textbox', { name: 'Key', exact: true });
+    await page.waitForFunction(() => (globalThis as any).document.getElementById('flag-key')?.getAttribute('aria-invalid') === 'true');
+    await expect(page.locator('#flag-key-error').textContent()).resolves.toBe('There is already a feature flag with this key.');
+    await expect(key.getAttribute('aria-describedby')).resolves.toBe('flag-key-error');
+    await expectAccessible(page);
+  });
+
+  it('shows a read-only key no edit control', async () => {
+    await rest(`${flagsPath()}/`, 'POST', { key: 'looked-at', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
+    const { page } = await open();
+    await signIn(page, readOnlyKey);
+    await page.getByRole('link', { name: 'looked-at' }).waitFor();
+    await expect(page.getByRole('button', { name: 'New feature flag' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('switch').count()).resolves.toBe(0);
+    await page.getByRole('link', { name: 'looked-at' }).click();
+    await page.getByRole('tab', { name: 'Overview' }).waitFor();
+    await expect(page.getByRole('button', { name: 'Edit' }).count()).resolves.toBe(0);
+    await expectAccessible(page);
+  });
+
+  it('returns a revoked key to the sign-in page with the reason', async () => {
+    const member = await app.factories.member(world.organization, 'member');
+    const { page } = await open();
+    await signIn(page, member.key);
+    const revoked = await app.request('/api/personal_api_keys/@current/', { method: 'DELETE', key: member.key });
+    expect(revoked.status).toBe(204);
+    // A revoked key is refused everywhere within a second (README, "A user's own keys").
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: 'Signed out:' }).waitFor();
+    await page.getByRole('textbox', { name: 'Personal API key' }).waitFor();
+  });
+
+  it('history shows the diff of an edit; the evaluate tab equals evaluation_reasons', async () => {
+    const created = await rest(`${flagsPath()}/`, 'POST', {
+      key: 'watched',
+      name: 'Before',
+      filters: { groups: [{ properties: [{ key: 'plan', type: 'person', value: 'pro' }], rollout_percentage: 100 }] },
+    });
+    await rest(`${flagsPath()}/${created.body.id}/`, 'PATCH', { name: 'After' });
+    const { page } = await open();
+    await signIn(page, world.owner.key);
+    await page.getByRole('link', { name: 'watched' }).click();
+    await page.getByText(/affects \d+ of \d+ persons/).waitFor();
+    await expectAccessible(page);
+    await page.getByRole('tab', { name: 'History' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'name' });
+    await row.first().waitFor();
+    await expect(row.first().textContent()).resolves.toContain('BeforeAfter');
+    await expectAccessible(page);
+
+    await page.getByRole('tab', { name: 'Permissions' }).click();
+    await page.getByRole('heading', { name: 'Roles that can edit' }).waitFor();
+    await expectAccessible(page);
+
+    await page.getByRole('tab', { name: 'Evaluate' }).click();
+    await page.getByRole('textbox', { name: 'Distinct id' }).fill('someone');
+    await page.getByRole('button', { name: 'Evaluate' }).click();
+    await page.getByRole('table').waitFor();
+    const shown = await page
+      .getByRole('table')
+      .locator('tbody tr')
+      .evaluateAll((rows: any[]) => rows.map((row) => Array.from(row.querySelectorAll('td')).map((cell: any) => cell.textContent)));
+    const reasons = (await rest(`${flagsPath()}/evaluation_reasons?distinct_id=someone`)).body;
+    const expected = Object.entries(reasons).map(([key, r]: [string, any]) => [
+      key,
+      JSON.stringify(r.value),
+      r.evaluation.reason,
+      r.evaluation.condition_index === null ? '—' : `Condition set ${r.evaluation.condition_index + 1}`,
+    ]);
+    expect(shown.sort()).toEqual(expected.sort());
+    await expectAccessible(page);
+  });
+
+  it('creates a flag with the keyboard alone', async () => {
+    const { page } = await open();
+    await signIn(page, world.owner.key);
+    await page.getByRole('button', { name: 'New feature flag' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: 'Key', exact: true }).waitFor();
+    // Tab from the page's start to the Key field, as a keyboard user would.
+    await page.keyboard.press('Tab');
+    for (let i = 0; i < 20 && (await page.evaluate(() => (globalThis as any).document.activeElement?.id)) !== 'flag-key'; i++)
+      await page.keyboard.press('Tab');
+    await page.keyboard.type('typed-by-keyboard');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Typed');
+    await page.keyboard.press('Enter'); // submits the form
+    await page.getByRole('heading', { name: 'typed-by-keyboard' }).waitFor();
+    expect((await rest(`${flagsPath()}/?search=typed-by-keyboard`)).body.count).toBe(1);
+  });
+});
+
+const statusOf = (url: string, headers: Record<string, string>) =>
+  new Promise<number | undefined>((resolve, reject) => {
+    httpGet(url, { headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    }).on('error', reject);
+  });
+
+describe('the console as served', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    await ensureBuilt();
+    app = await startTestApp();
+  }, 180_000);
+  afterAll(() => app.close());
+
+  it('serves index.html at console paths, revalidated, under a strict policy; hashed assets for a year', async () => {
+    for (const path of ['/', '/feature-flags', '/feature-flags/12/edit', '/experiments']) {
+      const res = await fetch(`${app.baseUrl}${path}`, { headers: { accept: 'text/html' } });
+      expect([path, res.status, res.headers.get('cache-control')]).toEqual([path, 200, 'no-cache']);
+      const policy = res.headers.get('content-security-policy')!;
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).not.toContain('unsafe-inline');
+      const html = await res.text();
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/); // no inline script
+      expect(html).not.toMatch(/https?:\/\//); // nothing from elsewhere
+      const etag = res.headers.get('etag')!;
+      // node:http, since fetch marks a conditional request `Cache-Control: no-cache`, which forbids a 304.
+      expect(await statusOf(`${app.baseUrl}${path}`, { accept: 'text/html', 'if-none-match': etag })).toBe(304);
+      const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1];
+      const script = await fetch(`${app.baseUrl}${asset}`);
+      expect([script.status, script.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+      expect(script.headers.get('content-type')).toContain('javascript');
+    }
+  });
+
+  it('leaves the API alone: unknown assets and API paths answer as before', async () => {
+    expect((await fetch(`${app.baseUrl}/assets/nothing-here.js`)).status).toBe(404);
+    expect((await fetch(`${app.baseUrl}/flags/?v=2`, { method: 'POST', body: '{}' })).status).toBe(401);
+    expect((await fetch(`${app.baseUrl}/api/projects/`, { headers: { accept: 'text/html' } })).status).not.toBe(200);
+  });
+});
