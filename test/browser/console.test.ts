@@ -1,5 +1,6 @@
 // @slow: drives headless Chromium
 import { get as httpGet } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describeInBrowser, launchChromium } from '../helpers/browser';
@@ -243,22 +244,55 @@ describeWithBrowser('the console in a browser', () => {
     await expectAccessible(page);
   });
 
-  it('creates a flag with the keyboard alone', async () => {
+  it('pages the list on the server, 20 flags at a time, and searches there', async () => {
+    for (let i = 0; i < 25; i++)
+      await rest(`${flagsPath()}/`, 'POST', { key: `paged-${i}`, filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
+    const { page } = await open();
+    const asked: Array<Record<string, unknown>> = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/graphql') && request.postData()?.includes('ConsoleFlags'))
+        asked.push(JSON.parse(request.postData()!).variables);
+    });
+    await signIn(page, world.owner.key);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('paged-');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('Page 1 of 2 (25 flags)').waitFor();
+    await expect(page.getByRole('table').locator('tbody tr').count()).resolves.toBe(20);
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2 of 2 (25 flags)').waitFor();
+    await expect(page.getByRole('table').locator('tbody tr').count()).resolves.toBe(5);
+    expect(asked.at(-1)).toMatchObject({ limit: 20, offset: 20, search: 'paged-' });
+    await expectAccessible(page);
+  }, 60_000);
+
+  it('creates a flag with the keyboard alone, and deletes it after confirming', async () => {
     const { page } = await open();
     await signIn(page, world.owner.key);
-    await page.getByRole('button', { name: 'New feature flag' }).focus();
+    const focused = () => page.evaluate(() => (globalThis as any).document.activeElement?.textContent ?? '');
+    const tabTo = async (test: () => Promise<boolean>) => {
+      for (let i = 0; i < 40 && !(await test()); i++) await page.keyboard.press('Tab');
+      expect(await test()).toBe(true);
+    };
+    await tabTo(async () => (await focused()) === 'New feature flag');
     await page.keyboard.press('Enter');
     await page.getByRole('textbox', { name: 'Key', exact: true }).waitFor();
-    // Tab from the page's start to the Key field, as a keyboard user would.
-    await page.keyboard.press('Tab');
-    for (let i = 0; i < 20 && (await page.evaluate(() => (globalThis as any).document.activeElement?.id)) !== 'flag-key'; i++)
-      await page.keyboard.press('Tab');
+    await tabTo(async () => (await page.evaluate(() => (globalThis as any).document.activeElement?.id)) === 'flag-key');
     await page.keyboard.type('typed-by-keyboard');
     await page.keyboard.press('Tab');
     await page.keyboard.type('Typed');
     await page.keyboard.press('Enter'); // submits the form
     await page.getByRole('heading', { name: 'typed-by-keyboard' }).waitFor();
     expect((await rest(`${flagsPath()}/?search=typed-by-keyboard`)).body.count).toBe(1);
+
+    await tabTo(async () => (await focused()) === 'Delete');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    await expectAccessible(page);
+    await tabTo(async () => (await focused()) === 'Delete typed-by-keyboard');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Feature flags' }).waitFor();
+    await expect(page.getByRole('link', { name: 'typed-by-keyboard' }).count()).resolves.toBe(0);
+    expect((await rest(`${flagsPath()}/?search=typed-by-keyboard`)).body.count).toBe(0);
   });
 });
 
@@ -293,6 +327,11 @@ describe('the console as served', () => {
       // node:http, since fetch marks a conditional request `Cache-Control: no-cache`, which forbids a 304.
       expect(await statusOf(`${app.baseUrl}${path}`, { accept: 'text/html', 'if-none-match': etag })).toBe(304);
       const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1];
+      // The first load's JavaScript, gzipped, stays within 300 KB (every script index.html names).
+      const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+      let gzipped = 0;
+      for (const file of scripts) gzipped += gzipSync(Buffer.from(await (await fetch(`${app.baseUrl}${file}`)).arrayBuffer())).length;
+      expect(gzipped).toBeLessThan(300 * 1024);
       const script = await fetch(`${app.baseUrl}${asset}`);
       expect([script.status, script.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
       expect(script.headers.get('content-type')).toContain('javascript');
