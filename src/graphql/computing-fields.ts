@@ -24,6 +24,8 @@ export const COMPUTING_FIELD_WEIGHTS: Readonly<Record<string, number>> = {
   'Query.featureFlagEvaluations': 2_000,
   'Query.myFeatureFlags': 2_000,
   'Query.featureFlagBlastRadius': 5_000,
+  // One blast radius per condition set: a flag has a handful, so this prices about five.
+  'FeatureFlag.conditionReach': 25_000,
   'Query.experimentRequiresFlagImplementation': 1_000,
   'Insight.result': 25,
   'Cohort.count': 20,

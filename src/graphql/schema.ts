@@ -7,6 +7,7 @@ import { FeatureFlagExperimentsResolver } from '../modules/experiment/feature-fl
 import { ExperimentResultsResolver } from '../modules/experiment/experiment-results.resolver';
 import { FeatureFlagResolver } from '../modules/feature-flag/feature-flag.resolver';
 import { FlagEvaluationResolver } from '../modules/flag-evaluation/flag-evaluation.resolver';
+import { FeatureFlagReachResolver } from '../modules/flag-evaluation/feature-flag-reach.resolver';
 import { CohortResolver } from '../modules/cohort/cohort.resolver';
 import { FeatureFlagCohortsResolver } from '../modules/cohort/feature-flag-cohorts.resolver';
 import { EventResolver } from '../modules/event/event.resolver';
@@ -34,6 +35,7 @@ export const resolvers = [
   OrganizationResolver,
   FeatureFlagResolver,
   FlagEvaluationResolver,
+  FeatureFlagReachResolver,
   RoleResolver,
   RoleMembershipResolver,
   ResourceAccessResolver,

@@ -263,6 +263,20 @@ describeWithBrowser('the console in a browser', () => {
     await expect(page.getByRole('table').locator('tbody tr').count()).resolves.toBe(5);
     expect(asked.at(-1)).toMatchObject({ limit: 20, offset: 20, search: 'paged-' });
     await expectAccessible(page);
+
+    // The creator filter offers the flags' creators, and filters on the server.
+    const member = await app.factories.member(world.organization, 'member');
+    const other = await app.request(`${flagsPath()}/`, {
+      method: 'POST',
+      key: member.key,
+      body: { key: 'paged-by-member', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } },
+    });
+    expect(other.status).toBe(201);
+    await page.reload();
+    await page.getByRole('combobox', { name: 'Creator' }).selectOption({ label: member.user.email });
+    await page.getByText('Page 1 of 1 (1 flags)').waitFor();
+    await page.getByRole('link', { name: 'paged-by-member' }).waitFor();
+    expect(asked.at(-1)).toMatchObject({ createdById: member.user.id });
   }, 60_000);
 
   it('creates a flag with the keyboard alone, and deletes it after confirming', async () => {

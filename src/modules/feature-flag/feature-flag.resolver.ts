@@ -25,6 +25,11 @@ export class FeatureFlagResolver {
     return FeatureFlagService.list(ctx, projectId, args);
   }
 
+  @Query(() => [User], { description: "The users who created the project's non-deleted flags, by id (needs `feature_flag:read`)." })
+  featureFlagCreators(@Ctx() ctx: AppContext, @Arg('projectId', () => ID, { description: PROJECT_ID_DESCRIPTION }) projectId: string) {
+    return FeatureFlagService.creators(ctx, projectId);
+  }
+
   @Query(() => FeatureFlag, { description: 'One flag by id or key, soft-deleted flags included (needs `feature_flag:read`).' })
   featureFlag(
     @Ctx() ctx: AppContext,

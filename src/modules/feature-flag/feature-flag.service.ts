@@ -36,6 +36,13 @@ export const FeatureFlagService = {
     return { ...page, results: page.results.map((read) => primed(ctx, read)) };
   },
 
+  /** Who created the project's flags (a list's creator filter offers them), by id; users gone are left out. */
+  async creators(ctx: AppContext, projectRef: unknown): Promise<User[]> {
+    const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
+    const users = await ctx.loaders.user.loadMany(await FeatureFlagStore.creatorIds(ctx.em, project.id));
+    return users.filter((user): user is User => user !== null && !(user instanceof Error));
+  },
+
   async get(ctx: AppContext, projectRef: unknown, id: unknown): Promise<FeatureFlag> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     const flagId = parseId(id);

@@ -85,6 +85,15 @@ export const FeatureFlagStore = {
     return readOne(em, 'f.project_id = ? and f.key = ?', [projectId, key]);
   },
 
+  /** The users who created the project's non-deleted flags, by id: one statement. */
+  async creatorIds(em: EntityManager, projectId: number): Promise<number[]> {
+    const rows: Array<{ id: number }> = await em.execute(
+      'select distinct created_by_id as id from feature_flag where project_id = ? and not deleted and created_by_id is not null order by 1',
+      [projectId],
+    );
+    return rows.map((row) => Number(row.id));
+  },
+
   /** The id of the project's non-deleted flag with this key, or null: one statement. */
   async liveIdByKey(em: EntityManager, projectId: number, key: string): Promise<number | null> {
     const rows: Array<{ id: number }> = await em.execute('select id from feature_flag where project_id = ? and key = ? and not deleted', [

@@ -26,3 +26,13 @@ export async function blastRadius(ctx: AppContext, projectRef: unknown, input: B
   const usersAffected = properties.length === 0 ? totalUsers : await countMatching(ctx.em, source, properties, ctx.work.signal);
   return { usersAffected, totalUsers };
 }
+
+/** Each condition set of `filters` sized like `blastRadius`, one after the other as the request's work; a failing one rejects alone. */
+export function conditionReach(ctx: AppContext, projectId: number, filters: Record<string, unknown> | null): Array<Promise<BlastRadius>> {
+  const groups = Array.isArray(filters?.groups) ? filters.groups : [];
+  const groupTypeIndex = filters?.aggregation_group_type_index ?? null;
+  return groups.map((group: unknown) => {
+    const properties = group !== null && typeof group === 'object' ? (group as Record<string, unknown>).properties : undefined;
+    return ctx.work.run(() => blastRadius(ctx, projectId, { condition: { properties: properties ?? [] }, groupTypeIndex }));
+  });
+}

@@ -1,32 +1,14 @@
-import { useQuery } from '@apollo/client/react';
-import { graphql } from '../gql';
-import { useConsole } from '../Layout';
 import { conditionInWords } from './rollout-summary';
 
-const Reach = graphql(`
-  query ConsoleConditionReach($projectId: ID!, $input: BlastRadiusInput!) {
-    featureFlagBlastRadius(projectId: $projectId, input: $input) {
-      usersAffected
-      totalUsers
-    }
-  }
-`);
-
 type Json = Record<string, unknown>;
+type Reach = { usersAffected: number; totalUsers: number } | null;
 
-/** "Affects N of M persons" for one condition set (user_blast_radius: properties only, before rollout). */
-function ConditionReach({ condition, groupTypeIndex }: { condition: Json; groupTypeIndex: number | null }) {
-  const { projectId } = useConsole();
-  const { data, error } = useQuery(Reach, {
-    variables: { projectId, input: { condition: { properties: condition.properties ?? [] }, groupTypeIndex } },
-  });
-  const subject = groupTypeIndex === null ? 'persons' : 'groups';
-  if (error) return <span className="muted">reach unknown ({error.message})</span>;
-  if (!data) return <span className="muted">counting…</span>;
-  const { usersAffected, totalUsers } = data.featureFlagBlastRadius;
+/** "affects N of M persons" (user_blast_radius: the condition's properties, before rollout). */
+function ConditionReach({ reach, subject }: { reach: Reach | undefined; subject: string }) {
+  if (!reach) return <span className="muted">reach unknown</span>;
   return (
     <span>
-      affects {usersAffected.toLocaleString()} of {totalUsers.toLocaleString()} {subject}
+      affects {reach.usersAffected.toLocaleString()} of {reach.totalUsers.toLocaleString()} {subject}
     </span>
   );
 }
@@ -34,7 +16,7 @@ function ConditionReach({ condition, groupTypeIndex }: { condition: Json; groupT
 export function FlagOverview({
   flag,
 }: {
-  flag: { filters: Json; tags: string[]; createdAt: string; createdBy?: { email: string } | null };
+  flag: { filters: Json; tags: string[]; createdAt: string; createdBy?: { email: string } | null; conditionReach: Reach[] };
 }) {
   const filters = flag.filters;
   const groups = Array.isArray(filters.groups) ? (filters.groups as Json[]) : [];
@@ -48,7 +30,7 @@ export function FlagOverview({
         {groups.map((condition, index) => (
           <li key={index}>
             {conditionInWords(condition, groupTypeIndex === null ? 'persons' : 'groups')} —{' '}
-            <ConditionReach condition={condition} groupTypeIndex={groupTypeIndex} />
+            <ConditionReach reach={flag.conditionReach[index]} subject={groupTypeIndex === null ? 'persons' : 'groups'} />
           </li>
         ))}
       </ol>

@@ -27,6 +27,10 @@ const FlagQuery = graphql(`
       createdBy {
         email
       }
+      conditionReach {
+        usersAffected
+        totalUsers
+      }
     }
   }
 `);

@@ -50,6 +50,10 @@ const FlagsQuery = graphql(`
         }
       }
     }
+    featureFlagCreators(projectId: $projectId) {
+      id
+      email
+    }
   }
 `);
 
@@ -67,7 +71,7 @@ const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() 
 
 /** Feature flags of the project: searched, filtered and paged by the server. */
 export function FlagsList() {
-  const { projectId, userId, canWrite, canRead } = useConsole();
+  const { projectId, canWrite, canRead } = useConsole();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const search = params.get('search') ?? '';
@@ -86,7 +90,7 @@ export function FlagsList() {
       search: search || null,
       active: status === 'all' ? null : status === 'active',
       tags: tag ? [tag] : null,
-      createdById: creator === 'me' ? userId : null,
+      createdById: creator === 'anyone' ? null : Number(creator),
       // A key without activity_log:read still lists flags, without their last change.
       withActivity: canRead('activity_log'),
     },
@@ -156,7 +160,11 @@ export function FlagsList() {
           Creator{' '}
           <select value={creator} onChange={(event) => update({ creator: event.target.value })}>
             <option value="anyone">Anyone</option>
-            <option value="me">Me</option>
+            {(data?.featureFlagCreators ?? []).map((user) => (
+              <option key={user.id} value={String(user.id)}>
+                {user.email}
+              </option>
+            ))}
           </select>
         </label>
         <button type="submit">Search</button>
