@@ -193,9 +193,9 @@ describe('paths (§1.1)', () => {
   });
 
   it.each(['/api/nothing', '/api/projects', `/api/projects/1/feature_flags/1/nothing`, '/'])(
-    'answers an unknown path %s with 404 Not found., even without a key',
+    'answers an unknown path %s with 404 Not found., even without a key (a JSON client at / included: browsers get the console there)',
     async (path) => {
-      const res = await app.request(path);
+      const res = await app.request(path, { headers: { accept: 'application/json' } });
       expect(res.status).toBe(404);
       expect(res.body).toEqual(NOT_FOUND);
       expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
