@@ -81,10 +81,12 @@ export function consoleMiddleware(directory = builtConsole()): Middleware {
       if (!assets.has(name)) assets.set(name, load(path.join(directory, 'assets', name)));
       const file = assets.get(name);
       if (!file) return next();
+      koa.state.routeLabel = '/assets/:file';
       koa.set('Content-Security-Policy', CONSOLE_CSP);
       return send(koa, file, 'public, max-age=31536000, immutable');
     }
     if (!CONSOLE_PATHS.test(koa.path) || !koa.accepts('html')) return next();
+    koa.state.routeLabel = '(console)';
     index ??= load(path.join(directory, 'index.html'));
     koa.set('Content-Security-Policy', CONSOLE_CSP);
     if (!index) {

@@ -35,10 +35,11 @@ const FIXED_PATHS = new Set([
 const CONFIG_PATH = /^\/array\/[^/]+\/config(\.js)?$/;
 const UNMATCHED = '(unmatched)';
 
-/** The label for a request's route: the route table's pattern, a fixed path, or `(unmatched)`. */
+/** The label for a request's route: the route table's pattern, a handler's own label, a fixed path, or `(unmatched)`. */
 export function routeLabel(ctx: Context): string {
   const matched = (ctx as Context & { _matchedRoute?: unknown })._matchedRoute;
   if (typeof matched === 'string') return matched;
+  if (typeof ctx.state.routeLabel === 'string') return ctx.state.routeLabel; // set by a handler outside the table (the console)
   const path = ctx.path.length > 1 && ctx.path.endsWith('/') ? ctx.path.slice(0, -1) : ctx.path;
   if (FIXED_PATHS.has(path)) return path;
   if (path.startsWith('/graphql/assets/')) return '/graphql/assets/:file';

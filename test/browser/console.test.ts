@@ -352,6 +352,13 @@ describe('the console as served', () => {
     }
   });
 
+  it('labels its requests in metrics and the access log by pattern, never by path', async () => {
+    await fetch(`${app.baseUrl}/feature-flags/12345`, { headers: { accept: 'text/html' } });
+    const metrics = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/flagship_http_requests_total\{[^}]*route="\(console\)"/);
+    expect(metrics).not.toContain('12345');
+  });
+
   it('leaves the API alone: unknown assets and API paths answer as before', async () => {
     expect((await fetch(`${app.baseUrl}/assets/nothing-here.js`)).status).toBe(404);
     expect((await fetch(`${app.baseUrl}/flags/?v=2`, { method: 'POST', body: '{}' })).status).toBe(401);
