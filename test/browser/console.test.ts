@@ -279,6 +279,31 @@ describeWithBrowser('the console in a browser', () => {
     expect(asked.at(-1)).toMatchObject({ createdById: member.user.id });
   }, 60_000);
 
+  it('grants a role edit access to a flag, and revokes it', async () => {
+    const role = await app.request(`/api/organizations/${world.organization.id}/roles`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: { name: 'Checkout team' },
+    });
+    expect(role.status).toBe(201);
+    const created = await rest(`${flagsPath()}/`, 'POST', {
+      key: 'guarded',
+      filters: { groups: [{ properties: [], rollout_percentage: 100 }] },
+    });
+    const { page } = await open();
+    await signIn(page, world.owner.key);
+    await page.goto(`${app.baseUrl}/feature-flags/${created.body.id}?tab=Permissions`);
+    await page.getByRole('combobox', { name: 'Role' }).selectOption({ label: 'Checkout team' });
+    await page.getByRole('button', { name: 'Grant access' }).click();
+    await page.getByRole('button', { name: 'Revoke Checkout team' }).waitFor();
+    const granted = await rest(`${flagsPath()}/${created.body.id}/role_access`);
+    expect(granted.body.results.map((r: any) => r.role.name)).toEqual(['Checkout team']);
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Revoke Checkout team' }).click();
+    await page.getByText('No role has been given access').waitFor();
+    expect((await rest(`${flagsPath()}/${created.body.id}/role_access`)).body.count).toBe(0);
+  });
+
   it('creates a flag with the keyboard alone, and deletes it after confirming', async () => {
     const { page } = await open();
     await signIn(page, world.owner.key);
