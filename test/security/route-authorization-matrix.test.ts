@@ -442,6 +442,8 @@ describe('REST: every row of the route table, for every kind of caller', () => {
 const TWINS: Record<string, string> = {
   featureFlags: 'GET /api/projects/:project_id/feature_flags',
   featureFlag: 'GET /api/projects/:project_id/feature_flags/:id',
+  // No REST row lists creators (the console's creator filter): the flag list's auth applies.
+  featureFlagCreators: 'GET /api/projects/:project_id/feature_flags',
   createFeatureFlag: 'POST /api/projects/:project_id/feature_flags',
   updateFeatureFlag: 'PATCH /api/projects/:project_id/feature_flags/:id',
   replaceFeatureFlag: 'PUT /api/projects/:project_id/feature_flags/:id',
