@@ -4,18 +4,8 @@ import { useNavigate, useParams } from 'react-router';
 import { graphql } from '../gql';
 import { useConsole } from '../Layout';
 import { ErrorMessage, refusalOf, type Refusal } from '../errors';
-import {
-  emptyModel,
-  filtersOf,
-  localProblems,
-  modelOf,
-  OPERATORS,
-  tagsOf,
-  variantSum,
-  type ConditionSet,
-  type FlagFormModel,
-  type PropertyRow,
-} from './filters-model';
+import { ConditionsEditor } from './ConditionsEditor';
+import { emptyModel, filtersOf, localProblems, modelOf, tagsOf, variantSum, type FlagFormModel } from './filters-model';
 
 const FlagToEdit = graphql(`
   query ConsoleFlagToEdit($projectId: ID!, $id: Int!) {
@@ -71,6 +61,45 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   );
 }
 
+/** A labelled text input with its help and its refusal, both named by `aria-describedby`. */
+function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  problem,
+  help,
+  required,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  problem?: string;
+  help?: string;
+  required?: boolean;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={help ? `${id}-help ${id}-error` : `${id}-error`}
+        required={required}
+      />
+      {help ? (
+        <p id={`${id}-help`} className="help">
+          {help}
+        </p>
+      ) : null}
+      <FieldError id={`${id}-error`} message={problem} />
+    </div>
+  );
+}
+
 /** Create (`/feature-flags/new`) or edit (`/feature-flags/:id/edit`) a flag. */
 export function FlagForm() {
   const { projectId } = useConsole();
@@ -100,10 +129,6 @@ export function FlagForm() {
   const local = localProblems(model);
   const fieldProblem = (attr: string) => local[attr] ?? refusal?.fields[attr];
   const set = (changes: Partial<FlagFormModel>) => setModel((current) => ({ ...current, ...changes }));
-  const setCondition = (index: number, changes: Partial<ConditionSet>) =>
-    set({ conditions: model.conditions.map((c, i) => (i === index ? { ...c, ...changes } : c)) });
-  const setProperty = (ci: number, pi: number, changes: Partial<PropertyRow>) =>
-    setCondition(ci, { properties: model.conditions[ci].properties.map((p, i) => (i === pi ? { ...p, ...changes } : p)) });
   const payloadValues = model.variants.length ? model.variants.map((v) => v.key).filter(Boolean) : ['true'];
 
   const submit = async (event: FormEvent) => {
@@ -141,28 +166,8 @@ export function FlagForm() {
             {refusal.general.join(' ')}
           </div>
         ) : null}
-        <div className="field">
-          <label htmlFor="flag-key">Key</label>
-          <input
-            id="flag-key"
-            value={model.key}
-            onChange={(event) => set({ key: event.target.value })}
-            aria-invalid={fieldProblem('key') ? true : undefined}
-            aria-describedby="flag-key-error"
-            required
-          />
-          <FieldError id="flag-key-error" message={fieldProblem('key')} />
-        </div>
-        <div className="field">
-          <label htmlFor="flag-name">Name</label>
-          <input
-            id="flag-name"
-            value={model.name}
-            onChange={(event) => set({ name: event.target.value })}
-            aria-describedby="flag-name-error"
-          />
-          <FieldError id="flag-name-error" message={fieldProblem('name')} />
-        </div>
+        <TextField id="flag-key" label="Key" value={model.key} onChange={(key) => set({ key })} problem={fieldProblem('key')} required />
+        <TextField id="flag-name" label="Name" value={model.name} onChange={(name) => set({ name })} problem={fieldProblem('name')} />
         <div className="field">
           <label htmlFor="flag-aggregation">Match by</label>
           <select
@@ -179,83 +184,7 @@ export function FlagForm() {
           </select>
         </div>
 
-        <fieldset aria-describedby="filters-error">
-          <legend>Release conditions</legend>
-          <FieldError id="filters-error" message={fieldProblem('filters')} />
-          {model.conditions.map((condition, ci) => (
-            <fieldset key={ci} className="condition">
-              <legend>Condition set {ci + 1}</legend>
-              {condition.properties.map((property, pi) => (
-                <div key={pi} className="property" role="group" aria-label={`Condition set ${ci + 1}, filter ${pi + 1}`}>
-                  <label>
-                    Type{' '}
-                    <select
-                      value={property.type}
-                      onChange={(event) => setProperty(ci, pi, { type: event.target.value as PropertyRow['type'] })}
-                    >
-                      <option value="person">Person property</option>
-                      <option value="group">Group property</option>
-                      <option value="cohort">Cohort</option>
-                    </select>
-                  </label>
-                  {property.type !== 'cohort' ? (
-                    <>
-                      <label>
-                        Property <input value={property.key} onChange={(event) => setProperty(ci, pi, { key: event.target.value })} />
-                      </label>
-                      <label>
-                        Operator{' '}
-                        <select value={property.operator} onChange={(event) => setProperty(ci, pi, { operator: event.target.value })}>
-                          {OPERATORS.map(([operator, words]) => (
-                            <option key={operator} value={operator}>
-                              {words}
-                            </option>
-                          ))}
-                        </select>
-                      </label>
-                    </>
-                  ) : null}
-                  {property.operator !== 'is_set' && property.operator !== 'is_not_set' ? (
-                    <label>
-                      {property.type === 'cohort' ? 'Cohort id' : 'Value'}{' '}
-                      <input value={property.value} onChange={(event) => setProperty(ci, pi, { value: event.target.value })} />
-                    </label>
-                  ) : null}
-                  <button type="button" onClick={() => setCondition(ci, { properties: condition.properties.filter((_, i) => i !== pi) })}>
-                    Remove filter {pi + 1}
-                  </button>
-                </div>
-              ))}
-              <button
-                type="button"
-                onClick={() =>
-                  setCondition(ci, { properties: [...condition.properties, { type: 'person', key: '', operator: 'exact', value: '' }] })
-                }
-              >
-                Add filter
-              </button>
-              <label>
-                Rollout percentage{' '}
-                <input
-                  type="number"
-                  min={0}
-                  max={100}
-                  step="any"
-                  value={condition.rollout}
-                  onChange={(event) => setCondition(ci, { rollout: event.target.value })}
-                />
-              </label>
-              {model.conditions.length > 1 ? (
-                <button type="button" onClick={() => set({ conditions: model.conditions.filter((_, i) => i !== ci) })}>
-                  Remove condition set {ci + 1}
-                </button>
-              ) : null}
-            </fieldset>
-          ))}
-          <button type="button" onClick={() => set({ conditions: [...model.conditions, { properties: [], rollout: '100' }] })}>
-            Add condition set
-          </button>
-        </fieldset>
+        <ConditionsEditor conditions={model.conditions} onChange={(conditions) => set({ conditions })} problem={fieldProblem('filters')} />
 
         <fieldset aria-describedby="variants-status">
           <legend>Variants</legend>
@@ -313,19 +242,14 @@ export function FlagForm() {
           ))}
         </fieldset>
 
-        <div className="field">
-          <label htmlFor="flag-tags">Tags</label>
-          <input
-            id="flag-tags"
-            value={model.tags}
-            onChange={(event) => set({ tags: event.target.value })}
-            aria-describedby="flag-tags-help flag-tags-error"
-          />
-          <p id="flag-tags-help" className="help">
-            Separated by commas.
-          </p>
-          <FieldError id="flag-tags-error" message={fieldProblem('tags')} />
-        </div>
+        <TextField
+          id="flag-tags"
+          label="Tags"
+          value={model.tags}
+          onChange={(tags) => set({ tags })}
+          problem={fieldProblem('tags')}
+          help="Separated by commas."
+        />
         <div className="field checkbox">
           <input id="flag-persist" type="checkbox" checked={model.persist} onChange={(event) => set({ persist: event.target.checked })} />
           <label htmlFor="flag-persist">Persist across authentication</label>

@@ -1,0 +1,100 @@
+import { OPERATORS, type ConditionSet, type PropertyRow } from './filters-model';
+
+/** The release conditions: condition sets of property or cohort filters, each with its rollout. */
+export function ConditionsEditor({
+  conditions,
+  onChange,
+  problem,
+}: {
+  conditions: ConditionSet[];
+  onChange: (conditions: ConditionSet[]) => void;
+  problem?: string;
+}) {
+  const setCondition = (index: number, changes: Partial<ConditionSet>) =>
+    onChange(conditions.map((c, i) => (i === index ? { ...c, ...changes } : c)));
+  const setProperty = (ci: number, pi: number, changes: Partial<PropertyRow>) =>
+    setCondition(ci, { properties: conditions[ci].properties.map((p, i) => (i === pi ? { ...p, ...changes } : p)) });
+  return (
+    <fieldset aria-describedby="filters-error">
+      <legend>Release conditions</legend>
+      {problem ? (
+        <p id="filters-error" className="field-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {conditions.map((condition, ci) => (
+        <fieldset key={ci} className="condition">
+          <legend>Condition set {ci + 1}</legend>
+          {condition.properties.map((property, pi) => (
+            <div key={pi} className="property" role="group" aria-label={`Condition set ${ci + 1}, filter ${pi + 1}`}>
+              <label>
+                Type{' '}
+                <select
+                  value={property.type}
+                  onChange={(event) => setProperty(ci, pi, { type: event.target.value as PropertyRow['type'] })}
+                >
+                  <option value="person">Person property</option>
+                  <option value="group">Group property</option>
+                  <option value="cohort">Cohort</option>
+                </select>
+              </label>
+              {property.type !== 'cohort' ? (
+                <>
+                  <label>
+                    Property <input value={property.key} onChange={(event) => setProperty(ci, pi, { key: event.target.value })} />
+                  </label>
+                  <label>
+                    Operator{' '}
+                    <select value={property.operator} onChange={(event) => setProperty(ci, pi, { operator: event.target.value })}>
+                      {OPERATORS.map(([operator, words]) => (
+                        <option key={operator} value={operator}>
+                          {words}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                </>
+              ) : null}
+              {property.operator !== 'is_set' && property.operator !== 'is_not_set' ? (
+                <label>
+                  {property.type === 'cohort' ? 'Cohort id' : 'Value'}{' '}
+                  <input value={property.value} onChange={(event) => setProperty(ci, pi, { value: event.target.value })} />
+                </label>
+              ) : null}
+              <button type="button" onClick={() => setCondition(ci, { properties: condition.properties.filter((_, i) => i !== pi) })}>
+                Remove filter {pi + 1}
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            onClick={() =>
+              setCondition(ci, { properties: [...condition.properties, { type: 'person', key: '', operator: 'exact', value: '' }] })
+            }
+          >
+            Add filter
+          </button>
+          <label>
+            Rollout percentage{' '}
+            <input
+              type="number"
+              min={0}
+              max={100}
+              step="any"
+              value={condition.rollout}
+              onChange={(event) => setCondition(ci, { rollout: event.target.value })}
+            />
+          </label>
+          {conditions.length > 1 ? (
+            <button type="button" onClick={() => onChange(conditions.filter((_, i) => i !== ci))}>
+              Remove condition set {ci + 1}
+            </button>
+          ) : null}
+        </fieldset>
+      ))}
+      <button type="button" onClick={() => onChange([...conditions, { properties: [], rollout: '100' }])}>
+        Add condition set
+      </button>
+    </fieldset>
+  );
+}
