@@ -23,7 +23,7 @@ export const CONSOLE_CSP = [
 ].join('; ');
 
 /** Paths the console routes in the browser (docs/console.md); the API's own paths never start so. */
-const CONSOLE_PATHS = /^\/(?:|sign-in|feature-flags|experiments|cohorts|activity)(?:\/[^.]*)?$/;
+const CONSOLE_PATHS = /^\/(?:|sign-in|feature-flags|experiments|cohorts|activity|roles)(?:\/[^.]*)?$/;
 const ASSET = /^\/assets\/[A-Za-z0-9._-]+$/;
 
 const TYPES: Record<string, string> = {

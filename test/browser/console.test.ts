@@ -1,10 +1,9 @@
 // @slow: drives headless Chromium
 import { get as httpGet } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describeInBrowser, launchChromium } from '../helpers/browser';
+import { describeInBrowser } from '../helpers/browser';
 import { ensureBuilt } from '../helpers/build';
+import { useConsoleHarness } from '../helpers/console-browser';
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
@@ -16,77 +15,17 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 const describeWithBrowser = describeInBrowser('test/browser/console.test.ts');
 
 describeWithBrowser('the console in a browser', () => {
+  const harness = useConsoleHarness();
+  const { open, signIn, expectAccessible, rest } = harness;
   let app: TestApp;
   let world: World;
-  let browser: Browser;
   let readOnlyKey: string;
   const flagsPath = () => `/api/projects/${world.project.id}/feature_flags`;
 
   beforeAll(async () => {
-    await ensureBuilt();
-    app = await startTestApp();
-    world = await app.factories.world();
+    ({ app, world } = harness);
     readOnlyKey = (await app.factories.member(world.organization, 'member', { scopes: ['feature_flag:read'] })).key;
-    browser = await launchChromium();
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
   });
-
-  interface Session {
-    context: BrowserContext;
-    page: Page;
-    problems: string[];
-  }
-  const sessions: Session[] = [];
-
-  /** A new browser context that lets nothing leave this host and records console errors. */
-  async function open(): Promise<Session> {
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    const problems: string[] = [];
-    await context.route('**/*', async (route) => {
-      const url = route.request().url();
-      if (url.startsWith(`${app.baseUrl}/`)) return route.continue();
-      problems.push(`request to another host: ${url}`);
-      return route.abort();
-    });
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-    });
-    const session = { context, page, problems };
-    sessions.push(session);
-    return session;
-  }
-
-  afterEach(async () => {
-    const problems = sessions.flatMap((s) => s.problems);
-    await Promise.all(sessions.splice(0).map((s) => s.context.close()));
-    expect(problems).toEqual([]);
-  });
-
-  async function signIn(page: Page, key: string) {
-    await page.goto(`${app.baseUrl}/`);
-    await page.getByRole('textbox', { name: 'Personal API key' }).fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page
-      .getByRole('heading', { name: 'Feature flags' })
-      .waitFor({ timeout: 10_000 })
-      .catch(async (error: unknown) => {
-        await page.screenshot({ path: '/tmp/console-signin.png' });
-        throw error;
-      });
-  }
-
-  async function expectAccessible(page: Page) {
-    const { violations } = await new AxeBuilder({ page }).analyze();
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-  }
-
-  const rest = (path: string, method = 'GET', body?: unknown) => app.request(path, { method, key: world.owner.key, body });
 
   it('signs in, creates a flag with two condition sets and three variants, and shows it', async () => {
     const { page } = await open();

@@ -8,6 +8,15 @@ import { Layout } from './Layout';
 import { FlagsList } from './flags/FlagsList';
 import { FlagForm } from './flags/FlagForm';
 import { FlagPage } from './flags/FlagPage';
+import { ExperimentsList } from './experiments/ExperimentsList';
+import { ExperimentForm } from './experiments/ExperimentForm';
+import { ExperimentPage } from './experiments/ExperimentPage';
+import { CohortsList } from './cohorts/CohortsList';
+import { CohortForm } from './cohorts/CohortForm';
+import { CohortPage } from './cohorts/CohortPage';
+import { ActivityFeed } from './activity/ActivityFeed';
+import { RolesList } from './roles/RolesList';
+import { RolePage } from './roles/RolePage';
 import { NotYet } from './NotYet';
 
 /** Signed out: the sign-in page (with the reason the key was refused, if it was). Signed in: the console. */
@@ -34,9 +43,17 @@ export function App() {
           <Route path="feature-flags/new" element={<FlagForm />} />
           <Route path="feature-flags/:id/edit" element={<FlagForm />} />
           <Route path="feature-flags/:id" element={<FlagPage />} />
-          <Route path="experiments/*" element={<NotYet what="Experiments" />} />
-          <Route path="cohorts/*" element={<NotYet what="Cohorts" />} />
-          <Route path="activity/*" element={<NotYet what="Activity" />} />
+          <Route path="experiments" element={<ExperimentsList />} />
+          <Route path="experiments/new" element={<ExperimentForm />} />
+          <Route path="experiments/:id/edit" element={<ExperimentForm />} />
+          <Route path="experiments/:id" element={<ExperimentPage />} />
+          <Route path="cohorts" element={<CohortsList />} />
+          <Route path="cohorts/new" element={<CohortForm />} />
+          <Route path="cohorts/:id/edit" element={<CohortForm />} />
+          <Route path="cohorts/:id" element={<CohortPage />} />
+          <Route path="activity" element={<ActivityFeed />} />
+          <Route path="roles" element={<RolesList />} />
+          <Route path="roles/:id" element={<RolePage />} />
           <Route path="*" element={<NotYet what="This page" />} />
         </Route>
       </Routes>

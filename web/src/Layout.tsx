@@ -109,6 +109,7 @@ export function Layout() {
         <NavLink to="/experiments">Experiments</NavLink>
         <NavLink to="/cohorts">Cohorts</NavLink>
         <NavLink to="/activity">Activity</NavLink>
+        <NavLink to="/roles">Roles</NavLink>
       </nav>
       <main>
         {project ? (

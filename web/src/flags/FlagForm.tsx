@@ -4,6 +4,7 @@ import { useNavigate, useParams } from 'react-router';
 import { graphql } from '../gql';
 import { useConsole } from '../Layout';
 import { ErrorMessage, refusalOf, type Refusal } from '../errors';
+import { FieldError, TextField } from '../fields';
 import { ConditionsEditor } from './ConditionsEditor';
 import { emptyModel, filtersOf, localProblems, modelOf, tagsOf, variantSum, type FlagFormModel } from './filters-model';
 
@@ -50,55 +51,6 @@ const UpdateFlag = graphql(`
     }
   }
 `);
-
-/** A message next to its field (`aria-describedby` points here). */
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <p id={id} className="field-error" role="alert">
-      {message}
-    </p>
-  );
-}
-
-/** A labelled text input with its help and its refusal, both named by `aria-describedby`. */
-function TextField({
-  id,
-  label,
-  value,
-  onChange,
-  problem,
-  help,
-  required,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  problem?: string;
-  help?: string;
-  required?: boolean;
-}) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={help ? `${id}-help ${id}-error` : `${id}-error`}
-        required={required}
-      />
-      {help ? (
-        <p id={`${id}-help`} className="help">
-          {help}
-        </p>
-      ) : null}
-      <FieldError id={`${id}-error`} message={problem} />
-    </div>
-  );
-}
 
 /** Create (`/feature-flags/new`) or edit (`/feature-flags/:id/edit`) a flag. */
 export function FlagForm() {

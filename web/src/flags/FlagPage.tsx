@@ -4,7 +4,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { graphql } from '../gql';
 import { useConsole } from '../Layout';
 import { ErrorMessage } from '../errors';
-import { Tabs } from './Tabs';
+import { Tabs } from '../Tabs';
 import { FlagOverview } from './FlagOverview';
 import { FlagHistory } from './FlagHistory';
 import { FlagPermissions } from './FlagPermissions';

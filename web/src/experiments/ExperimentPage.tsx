@@ -1,0 +1,6 @@
+import { NotYet } from '../NotYet';
+
+/** Placeholder until issue 24's part lands. */
+export function ExperimentPage() {
+  return <NotYet what="Experiment" />;
+}
