@@ -10,6 +10,7 @@ import { AppError, requestErrors, translate } from './errors';
 import { apolloMiddleware } from './graphql/apollo-koa';
 import { graphiqlMiddleware } from './graphql/graphiql';
 import { consoleMiddleware } from './http/console';
+import { posthogStatic } from './http/posthog-static';
 import { formatGraphQLError, isInternal } from './graphql/errors';
 import { apolloLimits } from './graphql/limits';
 import { buildAppSchema, buildPublicSchema } from './graphql/schema';
@@ -146,6 +147,8 @@ export async function createApp({
   app.use(graphiqlMiddleware());
   // The console's pages and assets (web/, built into dist/web).
   app.use(consoleMiddleware());
+  // posthog-js's bundles for PostHog's snippet, from the pinned package (docs/remote-evaluation.md).
+  app.use(posthogStatic());
   // The capture endpoints read (and decompress) their own bodies: before the REST body parser.
   app.use(captureHandler(orm, logger, metrics.ingested));
   // Remote evaluation and the browser config (/flags, /decide, /array/:token/config) likewise.

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Context, Middleware } from 'koa';
+import type { Middleware } from 'koa';
+import { loadStaticFile, sendStaticFile, type StaticFile } from './static-files';
 
 /**
  * The console (web/, docs/console.md): a single-page app built by Vite into dist/web and served
@@ -26,68 +25,30 @@ export const CONSOLE_CSP = [
 const CONSOLE_PATHS = /^\/(?:|sign-in|feature-flags|experiments|cohorts|activity|roles)(?:\/[^.]*)?$/;
 const ASSET = /^\/assets\/[A-Za-z0-9._-]+$/;
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
-
-interface File {
-  body: Buffer;
-  etag: string;
-  type: string;
-}
-
 /** The built console's folder: dist/web beside the compiled service, or beside src/ under the tests. */
 function builtConsole(): string {
   const root = path.resolve(__dirname, '..', '..');
   return path.basename(root) === 'dist' ? path.join(root, 'web') : path.join(root, 'dist', 'web');
 }
 
-function load(file: string): File | null {
-  if (!existsSync(file)) return null;
-  const body = readFileSync(file);
-  return {
-    body,
-    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-    type: TYPES[path.extname(file)] ?? 'application/octet-stream',
-  };
-}
-
-function send(koa: Context, file: File, cacheControl: string): void {
-  koa.set('Cache-Control', cacheControl);
-  koa.set('ETag', file.etag);
-  koa.type = file.type;
-  koa.status = 200; // `fresh` compares validators only for a successful answer
-  if (koa.fresh) {
-    koa.status = 304;
-    return;
-  }
-  koa.body = file.body;
-}
-
 /** GET and HEAD of the console's pages and assets; anything else passes on. */
 export function consoleMiddleware(directory = builtConsole()): Middleware {
-  const assets = new Map<string, File | null>();
-  let index: File | null | undefined;
+  const assets = new Map<string, StaticFile | null>();
+  let index: StaticFile | null | undefined;
   return async (koa, next) => {
     if (koa.method !== 'GET' && koa.method !== 'HEAD') return next();
     if (ASSET.test(koa.path)) {
       const name = koa.path.slice('/assets/'.length);
-      if (!assets.has(name)) assets.set(name, load(path.join(directory, 'assets', name)));
+      if (!assets.has(name)) assets.set(name, loadStaticFile(path.join(directory, 'assets', name)));
       const file = assets.get(name);
       if (!file) return next();
       koa.state.routeLabel = '/assets/:file';
       koa.set('Content-Security-Policy', CONSOLE_CSP);
-      return send(koa, file, 'public, max-age=31536000, immutable');
+      return sendStaticFile(koa, file, 'public, max-age=31536000, immutable');
     }
     if (!CONSOLE_PATHS.test(koa.path) || !koa.accepts('html')) return next();
     koa.state.routeLabel = '(console)';
-    index ??= load(path.join(directory, 'index.html'));
+    index ??= loadStaticFile(path.join(directory, 'index.html'));
     koa.set('Content-Security-Policy', CONSOLE_CSP);
     if (!index) {
       koa.status = 503;
@@ -95,6 +56,6 @@ export function consoleMiddleware(directory = builtConsole()): Middleware {
       koa.body = 'The console is not built: run `npm run build` (npm install runs it).\n';
       return;
     }
-    send(koa, index, 'no-cache');
+    await sendStaticFile(koa, index, 'no-cache');
   };
 }

@@ -19,14 +19,22 @@ const describeWithBrowser = describeInBrowser('test/browser/posthog-js.test.ts')
 const BUNDLE = readFileSync(require.resolve('posthog-js/dist/array.full.js'));
 const PAGE =
   '<!doctype html><html><head><meta charset="utf-8"><title>shop</title><script src="/array.full.js"></script></head><body><button id="buy">Buy</button></body></html>';
+/** PostHog's snippet as its docs give it: it loads `<api_host>/static/array.js` from the service. */
+const SNIPPET_PAGE = readFileSync(`${__dirname}/../fixtures/posthog-snippet.html`, 'utf8');
 
-/** The shop's own site: a page and the posthog-js bundle, on another origin than the service. */
-async function startSite(): Promise<{ url: string; server: Server }> {
+/**
+ * The shop's own site, on another origin than the service: `/` loads the posthog-js bundle the
+ * site serves itself; `/snippet` holds PostHog's snippet, which loads everything from the service.
+ */
+async function startSite(token: string, apiHost: string): Promise<{ url: string; server: Server }> {
+  const snippetPage = SNIPPET_PAGE.replace('__TOKEN__', token).replace('__API_HOST__', apiHost);
   const server = createServer((req, res) => {
     if (req.url === '/array.full.js') {
       res.writeHead(200, { 'content-type': 'application/javascript' }).end(BUNDLE);
     } else if (req.url === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+    } else if (req.url === '/snippet') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(snippetPage);
     } else {
       res.writeHead(404).end();
     }
@@ -96,7 +104,7 @@ describeWithBrowser('posthog-js in a browser', () => {
       });
       expect(res.status).toBe(201);
     }
-    site = await startSite();
+    site = await startSite(world.project.apiToken, app.baseUrl);
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
@@ -114,7 +122,7 @@ describeWithBrowser('posthog-js in a browser', () => {
     errors: string[];
   }
 
-  async function openShop(): Promise<Recorded> {
+  async function openShop(path: '/' | '/snippet'): Promise<Recorded> {
     const context = await browser.newContext();
     const page = await context.newPage();
     const recorded: Recorded = { page, calls: [], foreign: [], failed: [], errors: [] };
@@ -142,7 +150,7 @@ describeWithBrowser('posthog-js in a browser', () => {
       if (message.type() === 'error') recorded.errors.push(message.text());
     });
     if (process.env.SHOW_CALLS) await page.addInitScript({ content: 'window.__debug = true' });
-    await page.goto(`${site.url}/`);
+    await page.goto(`${site.url}${path}`);
     return recorded;
   }
 
@@ -165,46 +173,55 @@ describeWithBrowser('posthog-js in a browser', () => {
     }
   }
 
-  it('identifies, receives the flags evaluation_reasons gives, and stores capture and $feature_flag_called', async () => {
-    const shop = await openShop();
+  /**
+   * identify, the flags evaluation_reasons gives, capture and $feature_flag_called stored, no failed
+   * request and no console error: with the bundle served by the site (`/`), and with PostHog's
+   * snippet loading it and its extensions from the service (`/snippet`).
+   */
+  async function shopsWithPostHog(path: '/' | '/snippet', distinctId: string) {
+    const shop = await openShop(path);
     const { page } = shop;
     const token = world.project.apiToken;
 
-    await page.evaluate(
-      ([token, host]) =>
-        new Promise<void>((resolve) => {
-          const posthog = (globalThis as any).posthog;
-          // A browser driven by automation (navigator.webdriver, "HeadlessChrome") is a bot to posthog-js, which
-          // drops a bot's events; its documented switch for end-to-end tests lets them through.
-          posthog.init(token, {
-            api_host: host,
-            opt_out_useragent_filter: true,
-            debug: !!(globalThis as any).__debug,
-            loaded: () => resolve(),
-          });
-        }),
-      [token, app.baseUrl],
-    );
-    // The /flags request made for u-1 (the anonymous load on start may still be answering meanwhile).
+    if (path === '/snippet') {
+      await page.waitForFunction(() => (globalThis as any).__posthogLoaded === true, undefined, { timeout: 20_000 });
+    } else {
+      await page.evaluate(
+        ([token, host]) =>
+          new Promise<void>((resolve) => {
+            const posthog = (globalThis as any).posthog;
+            // A browser driven by automation (navigator.webdriver, "HeadlessChrome") is a bot to posthog-js, which
+            // drops a bot's events; its documented switch for end-to-end tests lets them through.
+            posthog.init(token, {
+              api_host: host,
+              opt_out_useragent_filter: true,
+              debug: !!(globalThis as any).__debug,
+              loaded: () => resolve(),
+            });
+          }),
+        [token, app.baseUrl],
+      );
+    }
+    // The /flags request made for the identified id (the anonymous load on start may still be answering meanwhile).
     const forU1 = page.waitForResponse((response) => {
       const request = response.request();
       return (
         request.method() === 'POST' &&
         new URL(request.url()).pathname === '/flags/' &&
-        requestBody(request.url(), request.postDataBuffer())?.distinct_id === 'u-1'
+        requestBody(request.url(), request.postDataBuffer())?.distinct_id === distinctId
       );
     });
-    await page.evaluate(() => {
+    await page.evaluate((id) => {
       const posthog = (globalThis as any).posthog;
       (globalThis as any).__flagCalls = [];
       posthog.onFeatureFlags((_flags: string[], variants: Record<string, unknown>) => (globalThis as any).__flagCalls.push(variants));
-      posthog.identify('u-1', { plan: 'pro' });
+      posthog.identify(id, { plan: 'pro' });
       posthog.reloadFeatureFlags();
-    });
+    }, distinctId);
     const answer = (await (await forU1).json()) as { flags: Record<string, { enabled: boolean; variant: string | null }> };
 
     await eventually(
-      () => events('$identify', 'u-1'),
+      () => events('$identify', distinctId),
       (found) => found.length > 0,
       'the $identify event',
     ).catch((error) => {
@@ -213,7 +230,9 @@ describeWithBrowser('posthog-js in a browser', () => {
       );
     });
     const server = (
-      await app.request(`/api/projects/${world.project.id}/feature_flags/evaluation_reasons?distinct_id=u-1`, { key: world.owner.key })
+      await app.request(`/api/projects/${world.project.id}/feature_flags/evaluation_reasons?distinct_id=${distinctId}`, {
+        key: world.owner.key,
+      })
     ).body;
     const expected = Object.fromEntries(FLAGS.filter((flag) => flag.active !== false).map(({ key }) => [key, server[key].value]));
     expect(expected['pro-checkout']).toBe(true);
@@ -240,13 +259,13 @@ describeWithBrowser('posthog-js in a browser', () => {
     expect(read.payload).toEqual(read.color === 'blue' ? { hex: '#00f' } : { hex: '#0f0' });
 
     const clicked = await eventually(
-      () => events('clicked', 'u-1'),
+      () => events('clicked', distinctId),
       (found) => found.length > 0,
       'the clicked event',
     );
     expect(clicked[0].properties).toMatchObject({ button: 'buy', $lib: 'web' });
     const called = await eventually(
-      () => events('$feature_flag_called', 'u-1'),
+      () => events('$feature_flag_called', distinctId),
       (found) => found.some((e) => e.properties.$feature_flag === 'button-color'),
       '$feature_flag_called',
     );
@@ -260,7 +279,17 @@ describeWithBrowser('posthog-js in a browser', () => {
     const kinds = new Set(shop.calls.map((call) => call.replace(/\?.*$/, '').replace(token, ':token')));
     expect([...kinds].sort()).toEqual(expect.arrayContaining(['GET /array/:token/config.js', 'POST /e/', 'POST /flags/']));
     if (process.env.SHOW_CALLS) console.log([...kinds].sort().join('\n'));
-    for (const kind of kinds)
+    for (const kind of [...kinds].filter((kind) => !kind.startsWith('GET /static/')))
       expect(['GET /array/:token/config.js', 'GET /array/:token/config', 'POST /e/', 'POST /flags/', 'POST /i/v0/e/']).toContain(kind);
+    return kinds;
+  }
+
+  it('identifies, receives the flags evaluation_reasons gives, and stores capture and $feature_flag_called', async () => {
+    await shopsWithPostHog('/', 'u-1');
+  }, 90_000);
+
+  it("does the same with PostHog's snippet pasted unchanged, which loads posthog-js from the service", async () => {
+    const kinds = await shopsWithPostHog('/snippet', 'u-2');
+    expect(kinds).toContain('GET /static/array.js');
   }, 90_000);
 });
