@@ -378,6 +378,26 @@ describe('refusals', () => {
     expect(numeric.status).toBe(200);
   });
 
+  it('400 for person_properties or group_properties (or one of its entries) that is present but not an object', async () => {
+    const refused = (attr: string, detail: string) => ({ type: 'validation_error', code: 'invalid', detail, attr });
+    for (const value of ['x', 1, true, ['plan']]) {
+      const person = await post('/flags/?v=2', { token, distinct_id: 'x', person_properties: value });
+      expect({ value, status: person.status, body: person.body }).toEqual({
+        value,
+        status: 400,
+        body: refused('person_properties', 'person_properties must be an object'),
+      });
+      const group = await post('/flags/?v=2', { token, distinct_id: 'x', group_properties: value });
+      expect([group.status, group.body]).toEqual([400, refused('group_properties', 'group_properties must be an object')]);
+      const entry = await post('/flags/?v=2', { token, distinct_id: 'x', group_properties: { company: value } });
+      expect([entry.status, entry.body]).toEqual([400, refused('group_properties', 'group_properties.company must be an object')]);
+    }
+    // Absent and null are no properties, as posthog-js and posthog-node send them.
+    for (const body of [{ person_properties: null, group_properties: null }, { group_properties: { company: null } }, {}]) {
+      expect((await post('/flags/?v=2', { token, distinct_id: 'x', ...body })).status).toBe(200);
+    }
+  });
+
   it('405 for other methods, never a 500', async () => {
     for (const path of ['/flags/', '/decide', `/array/${token}/config`]) {
       const res = await app.request(path, { method: 'PUT', body: {} });

@@ -16,6 +16,8 @@ export const groupsErrors = {
 export const remoteEvaluationErrors = {
   distinctIdRequired: () => new ValidationError('invalid', 'distinct_id is required', 'distinct_id'),
   groupsNotAnObject: () => new ValidationError('invalid', 'groups must be an object', 'groups'),
+  propertiesNotAnObject: (field: 'person_properties' | 'group_properties', where: string = field) =>
+    new ValidationError('invalid', `${where} must be an object`, field),
   notAnObject: () => captureErrors.notAnObject(),
   bodyTooLarge: (bytes: number) =>
     new AppError(413, 'invalid_request', 'payload_too_large', `Request body exceeds ${bytes / 1024 / 1024} MB after decompression.`),

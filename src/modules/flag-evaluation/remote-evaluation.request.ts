@@ -58,11 +58,18 @@ function keysOver(value: Json, max: number): number {
   return count;
 }
 
-/** An object of objects, keeping only the entries that are objects; at most MAX_REQUEST_PROPERTIES properties in all. */
+const absent = (value: unknown) => value === undefined || value === null;
+
+/** An object of objects (absent: none); at most MAX_REQUEST_PROPERTIES properties in all. */
 function groupPropertiesOf(value: unknown): Record<string, Json> {
-  if (!isObject(value)) return {};
+  if (absent(value)) return {};
+  if (!isObject(value)) throw remoteEvaluationErrors.propertiesNotAnObject('group_properties');
   if (keysOver(value, MAX_REQUEST_GROUPS) > MAX_REQUEST_GROUPS) throw remoteEvaluationErrors.tooManyGroups(MAX_REQUEST_GROUPS);
-  const groups = Object.entries(value).filter((entry): entry is [string, Json] => isObject(entry[1]));
+  const groups = Object.entries(value).filter((entry): entry is [string, Json] => !absent(entry[1]));
+  for (const [name, properties] of groups) {
+    if (!isObject(properties))
+      throw remoteEvaluationErrors.propertiesNotAnObject('group_properties', `group_properties.${name.slice(0, 200)}`);
+  }
   let total = 0;
   for (const [, properties] of groups) {
     total += keysOver(properties, MAX_REQUEST_PROPERTIES);
@@ -72,10 +79,9 @@ function groupPropertiesOf(value: unknown): Record<string, Json> {
 }
 
 /**
- * The fields of docs/remote-evaluation.md ("The request"). Refused: a missing or unusable `distinct_id`, `groups` that
- * is not an object. Read leniently (SPEC-GAP): `person_properties` or a `group_properties` entry that
- * is not an object counts as none; a group key that is neither text nor a number is ignored; a
- * `flag_keys` that is not a list means every flag, and non-text items in it name nothing.
+ * The fields of docs/remote-evaluation.md ("The request"). Refused: a missing or unusable `distinct_id`; `groups`,
+ * `person_properties`, `group_properties` or one of its entries that is present but not an object. Read leniently (SPEC-GAP): a group key that is neither text nor a number is
+ * ignored; a `flag_keys` that is not a list means every flag, and non-text items in it name nothing.
  */
 export function readSubject(body: Json): RemoteEvaluationSubject {
   const raw = body.distinct_id;
@@ -87,6 +93,9 @@ export function readSubject(body: Json): RemoteEvaluationSubject {
   if (body.groups !== undefined && body.groups !== null && !isObject(body.groups)) throw remoteEvaluationErrors.groupsNotAnObject();
   if (isObject(body.groups) && keysOver(body.groups, MAX_REQUEST_GROUPS) > MAX_REQUEST_GROUPS) {
     throw remoteEvaluationErrors.tooManyGroups(MAX_REQUEST_GROUPS);
+  }
+  if (!absent(body.person_properties) && !isObject(body.person_properties)) {
+    throw remoteEvaluationErrors.propertiesNotAnObject('person_properties');
   }
   const personProperties = isObject(body.person_properties) ? body.person_properties : {};
   if (keysOver(personProperties, MAX_REQUEST_PROPERTIES) > MAX_REQUEST_PROPERTIES) {
