@@ -31,6 +31,8 @@ export interface ConsoleHarness {
 
 /** Registers beforeAll/afterAll/afterEach and answers the harness, usable inside tests. */
 export function useConsoleHarness(): ConsoleHarness {
+  // A page walk with axe on every step takes seconds, more on a busy 2-core machine.
+  jest.setTimeout(90_000);
   const sessions: ConsoleSession[] = [];
   const harness = {
     async open() {
