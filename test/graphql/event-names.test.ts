@@ -50,12 +50,12 @@ describe('eventNames', () => {
 
   it('refuses a search past 200 characters at the field, and keys without query:read', async () => {
     const long = await names({ search: 'x'.repeat(201) });
-    expect(long.body.errors[0].extensions).toMatchObject({ attr: 'search', reason: 'max_length' });
+    expect(long.body.errors![0].extensions).toMatchObject({ attr: 'search', reason: 'max_length' });
     expect((await names({ search: 'x'.repeat(200) })).body.data).toEqual({ eventNames: [] });
 
     const flagsOnly = await app.factories.key(world.owner.user, { scopes: ['feature_flag:read'] });
     const refused = await names({}, flagsOnly);
-    expect(refused.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(refused.body.errors![0].extensions.code).toBe('FORBIDDEN');
     const reader = await app.factories.key(world.owner.user, { scopes: ['query:read'] });
     expect((await names({}, reader)).body.data.eventNames).toHaveLength(5);
   });
