@@ -193,6 +193,7 @@ export function ExperimentPage() {
             setProblem(null);
           }}
           problem={problem}
+          returnFocusTo={`action-${confirming}`}
         />
       ) : null}
       {done && !confirming ? (
@@ -228,7 +229,9 @@ function Confirm({
   onConfirm,
   onCancel,
   problem,
+  returnFocusTo,
 }: {
+  returnFocusTo: string;
   text: string;
   button: string;
   busy: boolean;
@@ -237,14 +240,13 @@ function Confirm({
   problem: string | null;
 }) {
   const confirmRef = useRef<HTMLButtonElement>(null);
-  const opener = useRef<Element | null>(null);
   useEffect(() => {
-    opener.current = document.activeElement;
     confirmRef.current?.focus();
   }, [text]);
   const cancel = () => {
     onCancel();
-    if (opener.current instanceof HTMLElement) opener.current.focus();
+    // Back to the button that asked (it stays in the page).
+    requestAnimationFrame(() => document.getElementById(returnFocusTo)?.focus());
   };
   return (
     <div
