@@ -16,7 +16,10 @@
  *   statement per kind of tile (docs/dashboards.md): 25, so a page of 100 dashboards with their
  *   results still fits;
  * - a cohort's count is measured once per page for every cohort of a project: 20, so a page of
- *   1,000 cohorts with their counts still fits.
+ *   1,000 cohorts with their counts still fits;
+ * - an experiment's exposure count is one statement over the partial `$feature_flag_called` index
+ *   (the results' exposure query alone): 200, so a page of 100 experiments with theirs fits;
+ * - the event names walk at most 10,000 names on an index, two probes each: 500.
  */
 export const COMPUTING_FIELD_WEIGHTS: Readonly<Record<string, number>> = {
   'Experiment.results': 2_000,
@@ -29,6 +32,8 @@ export const COMPUTING_FIELD_WEIGHTS: Readonly<Record<string, number>> = {
   'Query.experimentRequiresFlagImplementation': 1_000,
   'Insight.result': 25,
   'Cohort.count': 20,
+  'Experiment.exposureCount': 200,
+  'Query.eventNames': 500,
 };
 
 /** The weight of `Type.field`, 0 for a field that only reads. */

@@ -10,3 +10,10 @@ export class EventListArgs {
   @Field(() => String, { nullable: true, description: 'Only events strictly after this ISO 8601 time.' }) after?: string | null;
   @Field(() => String, { nullable: true, description: 'Only events strictly before this ISO 8601 time.' }) before?: string | null;
 }
+
+@ArgsType()
+export class EventNameArgs {
+  @Field(() => String, { nullable: true, description: 'Only names containing this text, case-insensitively (up to 200 characters).' })
+  search?: string | null;
+  @Field(() => Int, { nullable: true, description: 'How many names: default 100, at most 1000.' }) limit?: number | null;
+}

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { fieldErrors } from '../../errors';
 import { clampPage, type Page } from '../../pagination';
 import { parseTimestamp } from '../ingestion/capture.timestamp';
-import type { EventListArgs } from './event.inputs';
+import type { EventListArgs, EventNameArgs } from './event.inputs';
 import type { Event } from './event.entity';
 import { EventStore } from './event.store';
 import { isUuid } from '../../validation/fields';
@@ -31,4 +31,19 @@ export const EventService = {
       offset,
     );
   },
+
+  /**
+   * Distinct event names the project has stored, most recently seen first: what the console offers
+   * when a metric names an event. Same scope as the event list (`query:read`): a name is read off the
+   * events.
+   */
+  async names(ctx: AppContext, projectRef: unknown, args: EventNameArgs): Promise<string[]> {
+    const { project } = await accessProject(ctx, projectRef, 'query:read');
+    const search = args.search ? args.search : null;
+    if (search !== null && search.length > MAX_NAME_SEARCH) throw fieldErrors.maxLength('search', MAX_NAME_SEARCH);
+    const limit = Number.isInteger(args.limit) && (args.limit as number) > 0 ? Math.min(args.limit as number, 1000) : 100;
+    return ctx.work.run(() => EventStore.names(ctx.em, project.id, search, limit));
+  },
 };
+
+const MAX_NAME_SEARCH = 200;

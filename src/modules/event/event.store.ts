@@ -26,4 +26,32 @@ export const EventStore = {
     qb.orderBy({ timestamp: 'desc', id: 'desc' });
     return windowPage(qb, limit, offset, (row) => em.map(Event, row));
   },
+
+  /**
+   * The distinct event names of a project, most recently seen first (ties by name), at most `limit`,
+   * those containing `search` (case-insensitive, a plain substring) when given. The names are walked
+   * on the (project_id, event, timestamp) index one name at a time (a loose index scan: one probe per
+   * distinct name, however many events each has), at most `EVENT_NAMES_SCANNED` of them in name order,
+   * and each name's latest timestamp is one more probe of the same index.
+   */
+  async names(em: EntityManager, projectId: number, search: string | null, limit: number): Promise<string[]> {
+    const rows: Array<{ event: string }> = await em.getConnection().execute(
+      `with recursive names(event) as (
+         (select e.event from event e where e.project_id = ? order by e.event limit 1)
+         union all
+         select (select e.event from event e where e.project_id = ? and e.event > n.event order by e.event limit 1)
+           from names n where n.event is not null
+       ), walked as (select event from names where event is not null limit ?)
+       select w.event from walked w
+        cross join lateral (select max(e.timestamp) as seen from event e where e.project_id = ? and e.event = w.event) last
+        where ?::text is null or strpos(lower(w.event), lower(?::text)) > 0
+        order by last.seen desc nulls last, w.event
+        limit ?`,
+      [projectId, projectId, EVENT_NAMES_SCANNED, projectId, search, search, limit],
+    );
+    return rows.map((row) => row.event);
+  },
 };
+
+/** How many distinct event names `EventStore.names` walks at most (docs/graphql.md, "Event names"). */
+export const EVENT_NAMES_SCANNED = 10_000;

@@ -1,8 +1,8 @@
-import { Arg, Ctx, Field, FieldResolver, ID, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../context';
 import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import { DateTimeScalar, JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
-import { ExperimentResultsService } from './experiment-results.service';
+import { ExperimentResultsService, exposureCount } from './experiment-results.service';
 import { Experiment } from './experiment.entity';
 
 @ObjectType({ description: "An experiment metric's computed result (docs/experiment-results.md)." })
@@ -36,6 +36,15 @@ export class ExperimentResultsResolver {
     @Arg('refresh', () => Boolean, { defaultValue: false, description: REFRESH }) refresh: boolean,
   ) {
     return ExperimentResultsService.primary(ctx, experiment, refresh);
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description:
+      "Actors exposed to any of the flag's variants in the experiment's window (distinct actors with `$feature_flag_called`, summed over variants), without computing the metric; null for a draft.",
+  })
+  exposureCount(@Root() experiment: Experiment, @Ctx() ctx: AppContext) {
+    return exposureCount(ctx, experiment);
   }
 
   @FieldResolver(() => ExperimentResults, {

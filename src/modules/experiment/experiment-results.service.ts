@@ -34,6 +34,28 @@ function flagVariants(filters: Record<string, unknown>): FlagVariant[] {
     .map((v) => ({ key: v.key as string, rollout: typeof v.rollout_percentage === 'number' ? v.rollout_percentage : 0 }));
 }
 
+/**
+ * How many actors (persons, or groups of the metric's group type) were exposed to any of the flag's
+ * variants in the experiment's window: the default exposure of the results (distinct actors with
+ * `$feature_flag_called` per variant), summed, without computing the metric. Null for a draft.
+ * SPEC-GAP: the API has no such field; the console's experiment list shows it (docs/console.md).
+ */
+export async function exposureCount(ctx: AppContext, experiment: Experiment): Promise<number | null> {
+  if (!experiment.startDate) return null;
+  const flag = (await ctx.loaders.flag.load(experiment.featureFlag.id))!;
+  const group = experiment.filters.aggregation_group_type_index;
+  const window: Window = {
+    projectId: experiment.project.id,
+    start: experiment.startDate,
+    end: experiment.endDate ?? new Date(),
+    flagKey: flag.key,
+    variants: flagVariants(flag.filters).map((v) => v.key),
+    groupIndex: Number.isInteger(group) && (group as number) >= 0 && (group as number) <= 4 ? (group as number) : null,
+  };
+  const exposures = await withConnection(ctx.em, ctx.work, (sql) => defaultExposures({ sql, window }));
+  return [...exposures.values()].reduce((sum, n) => sum + n, 0);
+}
+
 /** The most UTC days a trend result's daily series may have (docs/experiment-results.md, "Limits"): ten years. */
 export const MAX_TREND_DAYS = 3660;
 const DAY_MS = 86_400_000;

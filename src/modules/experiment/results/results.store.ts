@@ -161,7 +161,7 @@ export async function openScope(sql: Sql, window: Window, entries: MetricEntry[]
 }
 
 /** Distinct actors with `$feature_flag_called` for the flag, per response, for every flag variant. */
-export async function defaultExposures(scope: Scope): Promise<Map<string, number>> {
+export async function defaultExposures(scope: Pick<Scope, 'sql' | 'window'>): Promise<Map<string, number>> {
   const { window } = scope;
   const params = new Params();
   const source = eventSource(window, params, ['$feature_flag_called'], []);
