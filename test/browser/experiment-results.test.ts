@@ -59,7 +59,7 @@ describeWithBrowser('experiment results in a browser', () => {
     page
       .getByRole('table', { name, exact: true })
       .locator('tbody tr')
-      .evaluateAll((rows: Element[]) => rows.map((row) => Array.from(row.children, (cell) => (cell.textContent ?? '').trim())));
+      .evaluateAll((rows: any[]) => rows.map((row) => Array.from(row.children, (cell: any) => String(cell.textContent ?? '').trim())));
 
   /** A chart's numbers: opens its "Show the numbers" and reads the table. */
   const chartNumbers = async (page: Page, name: string) => {
@@ -166,6 +166,7 @@ describeWithBrowser('experiment results in a browser', () => {
       // Refreshed docs/console/experiment-results.png, as the screenshot in docs/console.md.
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.getByRole('checkbox', { name: /Show frequentist statistics/ }).uncheck();
+      await page.locator('details[open]').evaluateAll((open: any[]) => open.forEach((d) => d.removeAttribute('open')));
       await page.screenshot({ path: 'docs/console/experiment-results.png', fullPage: true });
     }
   }, 90_000);

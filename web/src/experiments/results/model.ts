@@ -191,7 +191,7 @@ export function verdictOf(model: ResultModel): Verdict {
 
 /** The no-data detail (`no-results`) in words. */
 export function noDataText(detail: string): string {
-  let parsed: Record<string, unknown> = {};
+  let parsed: Record<string, unknown>;
   try {
     parsed = JSON.parse(detail) as Record<string, unknown>;
   } catch {
