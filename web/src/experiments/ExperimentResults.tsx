@@ -147,10 +147,11 @@ export function ExperimentResults({ experimentId }: { experimentId: number }) {
     setNonce((n) => n + 1);
     client
       .query({ query: ResultsQuery, variables: { ...variables, refresh: true }, fetchPolicy: 'no-cache', errorPolicy: 'all' })
+      // A refused refresh (e.g. past the key's refresh budget) keeps the numbers shown, with the reason above them.
       .then(({ data: fresh, error: freshError }) =>
-        setRefreshed({ results: (fresh?.experiment.results as Computed | null) ?? null, error: freshError }),
+        setRefreshed({ results: (fresh?.experiment.results as Computed | null) ?? results, error: freshError }),
       )
-      .catch((caught: unknown) => setRefreshed({ results: null, error: caught }))
+      .catch((caught: unknown) => setRefreshed({ results, error: caught }))
       .finally(() => setRefreshing(false));
   };
 
@@ -185,7 +186,7 @@ export function ExperimentResults({ experimentId }: { experimentId: number }) {
           {refreshing ? 'Refreshing…' : 'Refresh results'}
         </button>
       </div>
-      {refreshed?.results && refreshed.error ? <ErrorMessage error={refreshed.error} /> : null}
+      {refreshed?.results && refreshed.error ? <ErrorMessage error={refreshed.error} title="Not refreshed." /> : null}
       {!results || !model ? (
         <Unavailable error={resultsError} field="results" />
       ) : (
