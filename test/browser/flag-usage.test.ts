@@ -129,14 +129,11 @@ describeWithBrowser('the flag usage tab in a browser', () => {
     await page
       .getByText(`${month.totalExposures} exposures, ${month.totalPersons} unique persons (counted per value) over the last 30 days.`)
       .waitFor();
+    if (process.env.CONSOLE_SCREENSHOTS) await page.screenshot({ path: 'docs/console/flag-usage.png', fullPage: true });
     expect(await chartNumbers(page, EXPOSURES)).toEqual(month.exposures);
     expect(await chartNumbers(page, PERSONS)).toEqual(month.persons);
     expect(month.exposures).toHaveLength(32); // the header and 31 days
     await expectAccessible(page);
-    if (process.env.CONSOLE_SCREENSHOTS) {
-      await page.getByRole('tablist', { name: 'Flag' }).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: 'docs/console/flag-usage.png', fullPage: true });
-    }
 
     await page.getByRole('combobox', { name: 'Date range' }).selectOption('7');
     const week = await expectedNumbers(flag.usage_dashboard, '-7d');
@@ -153,7 +150,7 @@ describeWithBrowser('the flag usage tab in a browser', () => {
     // The stored dashboard keeps its range.
     const stored = await rest(`/api/projects/${world.project.id}/dashboards/${flag.usage_dashboard}/`);
     expect(stored.body.filters).toEqual({ date_from: '-30d' });
-  });
+  }, 120_000);
 
   it('says so when a flag has no exposures, instead of an empty chart', async () => {
     const flag = await createFlag('usage-quiet');
@@ -164,7 +161,7 @@ describeWithBrowser('the flag usage tab in a browser', () => {
     await page.getByText('No exposures in the last 30 days. An SDK sends').waitFor();
     await expect(page.getByRole('img').count()).resolves.toBe(0);
     await expectAccessible(page);
-  });
+  }, 60_000);
 
   it('offers to generate a usage dashboard for a flag without one, then shows it', async () => {
     const flag = await createFlag('usage-no-dashboard');
@@ -180,5 +177,5 @@ describeWithBrowser('the flag usage tab in a browser', () => {
     const after = await rest(`${flagsPath()}/${flag.id}/`);
     expect(Number.isInteger(after.body.usage_dashboard)).toBe(true);
     await expectAccessible(page);
-  });
+  }, 60_000);
 });
