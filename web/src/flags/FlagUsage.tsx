@@ -67,11 +67,19 @@ export function FlagUsage({ flagId, editable }: { flagId: number; editable: bool
   const { projectId } = useConsole();
   const selectId = useId();
   const [range, setRange] = useState<number>(DEFAULT_RANGE);
-  const { data, error, refetch } = useQuery(UsageQuery, {
+  const {
+    data: current,
+    previousData,
+    loading,
+    error,
+    refetch,
+  } = useQuery(UsageQuery, {
     variables: { projectId, id: flagId, dateFrom: `-${range}d` },
     errorPolicy: 'all',
   });
   const [generate, generating] = useMutation(GenerateDashboard);
+  // While another range loads, the last one stays on screen (and the range control keeps focus).
+  const data = current ?? previousData;
 
   const rangeControl = (
     <div className="usage-range field">
@@ -155,12 +163,16 @@ export function FlagUsage({ flagId, editable }: { flagId: number; editable: bool
     <div className="flag-usage">
       {rangeControl}
       {error ? <ErrorMessage error={error} title="Some of the usage could not be loaded." /> : null}
-      <p className="usage-summary" aria-live="polite">
-        {totalExposures === 0
-          ? `No exposures ${over}.`
-          : `${plural(totalExposures, 'exposure', 'exposures')}, ${plural(totalPersons, 'unique person', 'unique persons')}${
-              values > 1 ? ' (counted per value)' : ''
-            } ${over}.`}
+      <p className="usage-summary" aria-live="polite" aria-busy={loading}>
+        {loading && !current
+          ? `Loading the last ${range} days…`
+          : !anyEvents
+            ? null
+            : totalExposures === 0
+              ? `No exposures ${over}.`
+              : `${plural(totalExposures, 'exposure', 'exposures')}, ${plural(totalPersons, 'unique person', 'unique persons')}${
+                  values > 1 ? ' (counted per value)' : ''
+                } ${over}.`}
       </p>
       {exposures && totalExposures > 0 ? (
         <ul className="usage-values" aria-label="By value">
