@@ -172,6 +172,81 @@ describe('GraphQL dashboards', () => {
     expect(again.body.errors?.[0]?.message).toBe('Usage dashboard already has enriched data');
   });
 
+  it('tiles(dateFrom:) reads over another range without changing the stored dashboard; other forms are refused', async () => {
+    const key = uniqueKey();
+    const flag = await createFlag({ key });
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+    // Two events today, one 3 days ago, one 10 days ago: the last 7 days hold three of the four.
+    const batch = [0, 0, 3, 10].map((ago, i) => ({
+      event: '$feature_flag_called',
+      distinct_id: `range-${key}-${i}`,
+      timestamp: daysAgo(ago),
+      properties: { $feature_flag: key, $feature_flag_response: 'true' },
+    }));
+    expect((await capture(app, '/batch/', { api_key: world.project.apiToken, batch })).status).toBe(200);
+
+    const RANGED = /* GraphQL */ `
+      query Ranged($projectId: ID!, $id: Int!, $dateFrom: String) {
+        dashboard(projectId: $projectId, id: $id) {
+          filters
+          week: tiles(dateFrom: $dateFrom) {
+            id
+            insight {
+              result {
+                days
+                data
+                count
+                aggregatedValue
+              }
+            }
+          }
+          stored: tiles {
+            id
+            insight {
+              result {
+                days
+                data
+                count
+                aggregatedValue
+              }
+            }
+          }
+        }
+      }
+    `;
+    const res = await app.graphql(RANGED, { projectId, id: flag.usageDashboardId, dateFrom: '-7d' }, world.owner.key);
+    expect(res.body.errors).toBeUndefined();
+    const { week, stored, filters } = res.body.data.dashboard;
+    // Both ranges in one request: the tile's result is computed once per range, not shared.
+    expect(week[0].insight.result[0].days).toHaveLength(8);
+    expect(week[0].insight.result[0]).toMatchObject({ count: 3, aggregatedValue: 3 });
+    expect(week[1].insight.result[0]).toMatchObject({ count: 3, aggregatedValue: 3 });
+    expect(stored[0].insight.result[0].days).toHaveLength(31);
+    expect(stored[0].insight.result[0]).toMatchObject({ count: 4, aggregatedValue: 4 });
+    expect(week[0].insight.result[0].days).toEqual(stored[0].insight.result[0].days.slice(-8));
+    expect(filters).toEqual({ date_from: '-30d' });
+
+    // Weeks count as 7 days, and a range past 365 days is read as 365.
+    const twoWeeks = await app.graphql(RANGED, { projectId, id: flag.usageDashboardId, dateFrom: '-2w' }, world.owner.key);
+    expect(twoWeeks.body.data.dashboard.week[0].insight.result[0]).toMatchObject({ count: 4 });
+    expect(twoWeeks.body.data.dashboard.week[0].insight.result[0].days).toHaveLength(15);
+    const long = await app.graphql(RANGED, { projectId, id: flag.usageDashboardId, dateFrom: '-9999d' }, world.owner.key);
+    expect(long.body.data.dashboard.week[0].insight.result[0].days).toHaveLength(366);
+
+    // The stored dashboard is as it was, over REST too.
+    const rest = await app.request(`/api/projects/${projectId}/dashboards/${flag.usageDashboardId}/`, { key: world.owner.key });
+    expect(rest.body.filters).toEqual({ date_from: '-30d' });
+    expect(rest.body.tiles[0].insight.result[0].count).toBe(4);
+
+    for (const bad of ['', '7d', '-1m', 'all', '2026-01-01', '-12345d', `-${'9'.repeat(40)}d`]) {
+      const refused = await app.graphql(RANGED, { projectId, id: flag.usageDashboardId, dateFrom: bad }, world.owner.key);
+      expect(refused.body.errors?.[0]).toMatchObject({
+        message: 'Expected a relative range like -7d or -2w (days or weeks before today, at most 365 days).',
+        extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'invalid_input', attr: 'dateFrom' },
+      });
+    }
+  });
+
   it("refuses other projects' dashboards, missing scopes and missing keys", async () => {
     const flag = await createFlag({ key: uniqueKey() });
     const elsewhere = await app.factories.world();

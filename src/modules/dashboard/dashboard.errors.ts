@@ -6,5 +6,8 @@ export const dashboardErrors = {
   notFound: () => fieldErrors.invalidInput('Usage dashboard not found'),
   alreadyEnriched: () => fieldErrors.invalidInput('Usage dashboard already has enriched data'),
   noEnrichedAnalytics: () => fieldErrors.invalidInput('No enriched analytics available for this feature flag'),
+  /** SPEC-GAP: the API document has no read-time range; the message names the forms understood. */
+  badDateFrom: () =>
+    fieldErrors.invalidInput('Expected a relative range like -7d or -2w (days or weeks before today, at most 365 days).', 'dateFrom'),
   unableToEnrich: () => fieldErrors.invalidInput('Unable to enrich usage dashboard'),
 };

@@ -8,10 +8,11 @@ import { computeTileResults, type InsightSeries } from './tile-results';
 export function createDashboardLoaders(ctx: AppContext) {
   return {
     dashboard: new DataLoader<number, DashboardRoot | null>((ids) => loadDashboards(ctx, ids)),
-    tileResult: new DataLoader<TileRoot, InsightSeries[], number>(
+    tileResult: new DataLoader<TileRoot, InsightSeries[], string>(
       (tiles) => ctx.work.run((signal) => computeTileResults(ctx.em, tiles, new Date(), signal)),
       {
-        cacheKeyFn: (tile) => tile.id,
+        // A tile read over two ranges in one request (`tiles(dateFrom:)` under two aliases) is two results.
+        cacheKeyFn: (tile) => `${tile.id}:${JSON.stringify(tile.dashboardFilters.date_from ?? null)}`,
       },
     ),
   };

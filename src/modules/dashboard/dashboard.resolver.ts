@@ -66,7 +66,16 @@ export class DashboardResolver {
   }
 
   @FieldResolver(() => [DashboardTile], { description: "The dashboard's tiles, in creation order." })
-  tiles(@Root() dashboard: DashboardRoot) {
-    return dashboard.tiles;
+  tiles(
+    @Root() dashboard: DashboardRoot,
+    @Arg('dateFrom', () => String, {
+      nullable: true,
+      description:
+        "This read's range instead of the dashboard's `date_from` (which is not changed): `-7d`, `-2w`, … up to 365 days; " +
+        'anything else is refused.',
+    })
+    dateFrom?: string | null,
+  ) {
+    return DashboardService.tilesOf(dashboard, dateFrom ?? null);
   }
 }

@@ -7,8 +7,9 @@ import { clampPage, type Page, type PageArgs } from '../../pagination';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { findFlag, requireFlagEditor } from '../feature-flag/feature-flag.service';
 import { dashboardErrors } from './dashboard.errors';
-import type { DashboardRoot } from './dashboard.rows';
+import type { DashboardRoot, TileRoot } from './dashboard.rows';
 import { DashboardStore, type DashboardRead } from './dashboard.store';
+import { parseDateFromOverride } from './insight-filters';
 import { ENRICHED_MARKER, enrichedTiles, insertUsageDashboard } from './usage-dashboard';
 
 /** Dashboards (read-only over the API) and the flag's two dashboard helpers (docs/dashboards.md). */
@@ -36,6 +37,17 @@ export const DashboardService = {
     const read = await DashboardStore.byId(ctx.em, project.id, dashboardId);
     if (!read) throw requestErrors.notFound();
     return primed(ctx, read);
+  },
+
+  /**
+   * A dashboard's tiles, read over the dashboard's range or, with `dateFrom`, over that one instead
+   * (docs/dashboards.md, "The date range"): the stored dashboard is not changed.
+   */
+  tilesOf(dashboard: DashboardRoot, dateFrom: string | null): TileRoot[] {
+    if (dateFrom === null) return dashboard.tiles;
+    const override = parseDateFromOverride(dateFrom);
+    if (override === null) throw dashboardErrors.badDateFrom();
+    return dashboard.tiles.map((tile) => ({ ...tile, dashboardFilters: { ...tile.dashboardFilters, date_from: override } }));
   },
 
   /** docs/rest-api.md §4.2 (`POST /:id/dashboard`): a new usage dashboard for the flag's current key (enriched tiles too if it has enriched analytics); the old one stays. */

@@ -50,6 +50,17 @@ export function parseDaysBack(value: unknown): number | null {
   return Math.min(days, MAX_DAYS_BACK);
 }
 
+/**
+ * A caller's range for one read (`Dashboard.tiles(dateFrom:)`): the forms `parseDaysBack` understands,
+ * answered as the `date_from` to read with, or null when it is not one of them (the caller refuses
+ * it: unlike a stored filter, a range asked for is never silently replaced by another).
+ */
+export function parseDateFromOverride(value: string): string | null {
+  if (value.length > 16) return null;
+  const days = parseDaysBack(value);
+  return days === null ? null : `-${days}d`;
+}
+
 function scalarText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);

@@ -9,8 +9,9 @@ import { FlagOverview } from './FlagOverview';
 import { FlagHistory } from './FlagHistory';
 import { FlagPermissions } from './FlagPermissions';
 import { FlagEvaluate } from './FlagEvaluate';
+import { FlagUsage } from './FlagUsage';
 
-const TABS = ['Overview', 'History', 'Permissions', 'Evaluate'];
+const TABS = ['Overview', 'Usage', 'History', 'Permissions', 'Evaluate'];
 
 const FlagQuery = graphql(`
   query ConsoleFlag($projectId: ID!, $id: Int!) {
@@ -44,7 +45,7 @@ const DeleteFlag = graphql(`
   }
 `);
 
-/** One flag: its conditions and reach, its history, who may edit it, and what it answers a given id. */
+/** One flag: its conditions and reach, how it is called (usage), its history, who may edit it, and what it answers a given id. */
 export function FlagPage() {
   const { projectId, canWrite } = useConsole();
   const id = Number(useParams().id);
@@ -99,6 +100,7 @@ export function FlagPage() {
       ) : null}
       <Tabs label="Flag" tabs={TABS} selected={tab} onSelect={(next) => setParams(next === 'Overview' ? {} : { tab: next })}>
         {tab === 'Overview' ? <FlagOverview flag={flag} /> : null}
+        {tab === 'Usage' ? <FlagUsage flagId={flag.id} editable={editable} /> : null}
         {tab === 'History' ? <FlagHistory flagId={flag.id} /> : null}
         {tab === 'Permissions' ? <FlagPermissions flagId={flag.id} editable={editable} /> : null}
         {tab === 'Evaluate' ? <FlagEvaluate /> : null}
