@@ -67,7 +67,7 @@ export function CohortForm() {
   const [pasted, setPasted] = useState('');
   const [tried, setTried] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
-  const [create, created] = useMutation(CreateCohort);
+  const [create, created] = useMutation(CreateCohort, { update: (cache) => void cache.evict({ fieldName: 'cohorts' }) });
   const [update, updated] = useMutation(UpdateCohort);
   const [addMembers, adding] = useMutation(AddMembers);
 

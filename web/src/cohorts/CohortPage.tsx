@@ -63,7 +63,8 @@ export function CohortPage() {
   const carried = (location.state as { problem?: string } | null)?.problem;
   const { data, error } = useQuery(CohortQuery, { variables: { projectId, id }, fetchPolicy: 'cache-and-network' });
   const choices = useQuery(CohortChoices, { variables: { projectId, limit: CHOICES_LIMIT } });
-  const [setDeleted, deleting] = useMutation(SetDeleted);
+  // The list (and the reference picker) change with a delete or restore: drop them from the cache, not show them stale.
+  const [setDeleted, deleting] = useMutation(SetDeleted, { update: (cache) => void cache.evict({ fieldName: 'cohorts' }) });
   const [confirming, setConfirming] = useState(false);
 
   if (error && !data) return <ErrorMessage error={error} title="The cohort could not be loaded." />;

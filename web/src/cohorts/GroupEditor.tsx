@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import {
   COHORT_OPERATORS,
   MAX_EDITOR_DEPTH,
@@ -41,17 +42,16 @@ export function GroupEditor({
   const remove = (index: number) => onChange({ ...group, values: group.values.filter((_, i) => i !== index) });
   const add = (value: Group | Leaf) => onChange({ ...group, values: [...group.values, value] });
   const other = group.type === 'AND' ? 'OR' : 'AND';
+  const matchId = useId();
   return (
     <fieldset className={`cohort-group depth-${Math.min(depth, 4)}`}>
       <legend>Group {path}</legend>
       <div className="cohort-group-head">
-        <label>
-          Match{' '}
-          <select value={group.type} onChange={(event) => onChange({ ...group, type: event.target.value as Group['type'] })}>
-            <option value="AND">all of these (AND)</option>
-            <option value="OR">any of these (OR)</option>
-          </select>
-        </label>
+        <label htmlFor={matchId}>Match</label>
+        <select id={matchId} value={group.type} onChange={(event) => onChange({ ...group, type: event.target.value as Group['type'] })}>
+          <option value="AND">all of these (AND)</option>
+          <option value="OR">any of these (OR)</option>
+        </select>
         {onRemove ? (
           <button type="button" className="quiet" onClick={onRemove}>
             Remove group {path}
@@ -112,6 +112,8 @@ function LeafEditor({
   onRemove: () => void;
 }) {
   const label = `Condition ${path}`;
+  const uid = useId();
+  const idOf = (part: string) => `${uid}-${part}`;
   if (leaf.kind === 'other') {
     return (
       <div className="cohort-leaf" role="group" aria-label={label}>
@@ -132,9 +134,10 @@ function LeafEditor({
   const unlisted = reference && reference.cohortId !== '' && !cohorts.some((c) => String(c.id) === reference.cohortId);
   return (
     <div className="cohort-leaf" role="group" aria-label={label}>
-      <label>
-        Type{' '}
+      <span className="control">
+        <label htmlFor={idOf('type')}>Type</label>
         <select
+          id={idOf('type')}
           value={leaf.kind}
           onChange={(event) =>
             onChange(
@@ -145,15 +148,16 @@ function LeafEditor({
           <option value="person">Person property</option>
           <option value="cohort">In cohort</option>
         </select>
-      </label>
+      </span>
       {person ? (
         <>
-          <label>
-            Property <input value={person.key} onChange={(event) => setPerson({ key: event.target.value })} />
-          </label>
-          <label>
-            Operator{' '}
-            <select value={person.operator} onChange={(event) => setPerson({ operator: event.target.value })}>
+          <span className="control">
+            <label htmlFor={idOf('key')}>Property</label>
+            <input id={idOf('key')} value={person.key} onChange={(event) => setPerson({ key: event.target.value })} />
+          </span>
+          <span className="control">
+            <label htmlFor={idOf('operator')}>Operator</label>
+            <select id={idOf('operator')} value={person.operator} onChange={(event) => setPerson({ operator: event.target.value })}>
               {COHORT_OPERATORS.map(([operator, words]) => (
                 <option key={operator} value={operator}>
                   {words}
@@ -163,18 +167,19 @@ function LeafEditor({
                 <option value={person.operator}>{person.operator}</option>
               )}
             </select>
-          </label>
+          </span>
           {person.operator !== 'is_set' && person.operator !== 'is_not_set' ? (
-            <label>
-              Value <input value={person.value} onChange={(event) => setPerson({ value: event.target.value })} />
-            </label>
+            <span className="control">
+              <label htmlFor={idOf('value')}>Value</label>
+              <input id={idOf('value')} value={person.value} onChange={(event) => setPerson({ value: event.target.value })} />
+            </span>
           ) : null}
         </>
       ) : null}
       {reference ? (
-        <label>
-          Cohort{' '}
-          <select value={reference.cohortId} onChange={(event) => setReference({ cohortId: event.target.value })}>
+        <span className="control">
+          <label htmlFor={idOf('cohort')}>Cohort</label>
+          <select id={idOf('cohort')} value={reference.cohortId} onChange={(event) => setReference({ cohortId: event.target.value })}>
             <option value="">Choose a cohort…</option>
             {cohorts.map((cohort) => (
               <option key={cohort.id} value={String(cohort.id)}>
@@ -183,11 +188,17 @@ function LeafEditor({
             ))}
             {unlisted ? <option value={reference.cohortId}>#{reference.cohortId} (deleted or not listed)</option> : null}
           </select>
-        </label>
+        </span>
       ) : null}
-      <label className="cohort-not">
-        <input type="checkbox" checked={leaf.negation} onChange={(event) => onChange({ ...leaf, negation: event.target.checked })} /> Not
-      </label>
+      <span className="cohort-not">
+        <input
+          id={idOf('not')}
+          type="checkbox"
+          checked={leaf.negation}
+          onChange={(event) => onChange({ ...leaf, negation: event.target.checked })}
+        />
+        <label htmlFor={idOf('not')}>Not</label>
+      </span>
       <button type="button" className="quiet" onClick={onRemove}>
         Remove condition {path}
       </button>

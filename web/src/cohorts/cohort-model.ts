@@ -97,17 +97,24 @@ function leafOf(raw: Json): Leaf {
   return { kind: 'other', raw };
 }
 
-/** The editor's group for a cohort's `filters` (null or odd shapes: an empty AND group). */
+/**
+ * The editor's group for a cohort's `filters` (null or odd shapes: an empty AND group). A nested
+ * group with the parent's AND/OR, or with a single item, is spliced into its parent: it means the
+ * same, and it is how propertiesOf wraps filters next to groups, so an edit shows what was built.
+ */
 export function groupOf(filters: unknown): Group {
   const properties = isObject(filters) ? filters.properties : null;
   const walk = (raw: unknown): Group => {
     if (!isObject(raw)) return emptyGroup();
-    const values = Array.isArray(raw.values) ? raw.values : [];
-    return {
-      kind: 'group',
-      type: raw.type === 'OR' ? 'OR' : 'AND',
-      values: values.filter(isObject).map((value) => (Array.isArray(value.values) ? walk(value) : leafOf(value))),
-    };
+    const type = raw.type === 'OR' ? 'OR' : 'AND';
+    const values = (Array.isArray(raw.values) ? raw.values : []).filter(isObject);
+    const items = values.flatMap((value): Array<Group | Leaf> => {
+      if (!Array.isArray(value.values)) return [leafOf(value)];
+      const nested = walk(value);
+      // An empty group matches everyone: kept, since splicing it into an OR would change the meaning.
+      return nested.values.length > 0 && (nested.type === type || nested.values.length === 1) ? nested.values : [nested];
+    });
+    return { kind: 'group', type, values: items };
   };
   return walk(properties);
 }
@@ -216,10 +223,9 @@ export function definitionInWords(filters: unknown, names: CohortNames): WordsNo
     if (!isObject(raw)) return { text: 'everyone (no conditions)' };
     const values = (Array.isArray(raw.values) ? raw.values : []).filter(isObject);
     if (values.length === 0) return { text: 'everyone (no conditions)' };
-    return {
-      text: raw.type === 'OR' ? 'any of' : 'all of',
-      children: values.map((value) => (Array.isArray(value.values) ? walk(value) : { text: leafInWords(value, names) })),
-    };
+    const nodeOf = (value: Json) => (Array.isArray(value.values) ? walk(value) : { text: leafInWords(value, names) });
+    if (values.length === 1) return nodeOf(values[0]);
+    return { text: raw.type === 'OR' ? 'any of' : 'all of', children: values.map(nodeOf) };
   };
   return walk(properties);
 }
