@@ -69,8 +69,7 @@ export function useConsoleHarness(): ConsoleHarness {
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     },
-    rest: (path: string, method = 'GET', body?: unknown) =>
-      harness.app.request(path, { method, key: harness.world.owner.key, body }),
+    rest: (path: string, method = 'GET', body?: unknown) => harness.app.request(path, { method, key: harness.world.owner.key, body }),
   } as ConsoleHarness;
 
   beforeAll(async () => {
