@@ -15,6 +15,9 @@ import { capture } from '../ingestion/capture-helpers';
  */
 const describeWithBrowser = describeInBrowser('test/browser/cohorts.test.ts');
 
+// Each test drives several pages through Chromium and axe: on a loaded machine that passes the 30 s default.
+jest.setTimeout(120_000);
+
 /** Where the test's screenshots go (docs/console/cohort-editor.png is copied from there by hand). */
 const SHOTS = process.env.CONSOLE_SCREENSHOTS ?? '/tmp';
 
@@ -152,6 +155,23 @@ describeWithBrowser('cohorts in the console', () => {
         inDynamic ? 'condition_match' : 'no_condition_match',
       ]);
     }
+  });
+
+  it("picks a flag condition's cohort by name in the flag form", async () => {
+    const { page } = await open();
+    await signIn(page, world.owner.key);
+    await page.getByRole('button', { name: 'New feature flag' }).click();
+    await page.getByRole('textbox', { name: 'Key', exact: true }).fill('picked-cohort');
+    await page.getByRole('button', { name: 'Add filter' }).first().click();
+    const filter = page.getByRole('group', { name: 'Condition set 1, filter 1' });
+    await filter.getByRole('combobox').first().selectOption('cohort');
+    await filter.getByRole('combobox').nth(1).selectOption({ label: 'Paying beta testers (dynamic)' });
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'picked-cohort' }).waitFor();
+    const [flag] = (await rest(`${flagsPath()}/?search=picked-cohort`)).body.results;
+    expect(flag.filters.groups[0].properties).toEqual([{ key: 'id', type: 'cohort', operator: 'in', value: ids.dynamic }]);
+    expect((await rest(`${flagsPath()}/evaluation_reasons?distinct_id=st-3`)).body['picked-cohort'].value).toBe(true);
   });
 
   it('shows a reference cycle refused by the server at the definition, and adds static members', async () => {
