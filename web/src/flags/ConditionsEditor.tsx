@@ -1,3 +1,6 @@
+import { useQuery } from '@apollo/client/react';
+import { useConsole } from '../Layout';
+import { CHOICES_LIMIT, CohortChoices } from '../cohorts/queries';
 import { OPERATORS, type ConditionSet, type PropertyRow } from './filters-model';
 
 /** The release conditions: condition sets of property or cohort filters, each with its rollout. */
@@ -14,6 +17,12 @@ export function ConditionsEditor({
     onChange(conditions.map((c, i) => (i === index ? { ...c, ...changes } : c)));
   const setProperty = (ci: number, pi: number, changes: Partial<PropertyRow>) =>
     setCondition(ci, { properties: conditions[ci].properties.map((p, i) => (i === pi ? { ...p, ...changes } : p)) });
+  // A cohort is picked by name from the project's cohorts (a key without cohort:read types its id).
+  const { projectId, canRead } = useConsole();
+  const pickCohorts = canRead('cohort');
+  const anyCohort = conditions.some((condition) => condition.properties.some((p) => p.type === 'cohort'));
+  const choices = useQuery(CohortChoices, { variables: { projectId, limit: CHOICES_LIMIT }, skip: !pickCohorts || !anyCohort });
+  const cohorts = choices.data?.cohorts.results ?? [];
   return (
     <fieldset aria-describedby="filters-error">
       <legend>Release conditions</legend>
@@ -31,7 +40,12 @@ export function ConditionsEditor({
                 Type{' '}
                 <select
                   value={property.type}
-                  onChange={(event) => setProperty(ci, pi, { type: event.target.value as PropertyRow['type'] })}
+                  onChange={(event) => {
+                    const type = event.target.value as PropertyRow['type'];
+                    // A property's value is no cohort id, nor the other way round.
+                    const crossing = (type === 'cohort') !== (property.type === 'cohort');
+                    setProperty(ci, pi, crossing ? { type, value: '' } : { type });
+                  }}
                 >
                   <option value="person">Person property</option>
                   <option value="group">Group property</option>
@@ -55,7 +69,22 @@ export function ConditionsEditor({
                   </label>
                 </>
               ) : null}
-              {property.operator !== 'is_set' && property.operator !== 'is_not_set' ? (
+              {property.type === 'cohort' && pickCohorts ? (
+                <label>
+                  Cohort{' '}
+                  <select value={property.value} onChange={(event) => setProperty(ci, pi, { value: event.target.value })}>
+                    <option value="">Choose a cohort…</option>
+                    {cohorts.map((cohort) => (
+                      <option key={cohort.id} value={String(cohort.id)}>
+                        {cohort.name} ({cohort.isStatic ? 'static' : 'dynamic'})
+                      </option>
+                    ))}
+                    {property.value !== '' && !cohorts.some((cohort) => String(cohort.id) === property.value) ? (
+                      <option value={property.value}>#{property.value} (deleted or not listed)</option>
+                    ) : null}
+                  </select>
+                </label>
+              ) : property.operator !== 'is_set' && property.operator !== 'is_not_set' ? (
                 <label>
                   {property.type === 'cohort' ? 'Cohort id' : 'Value'}{' '}
                   <input value={property.value} onChange={(event) => setProperty(ci, pi, { value: event.target.value })} />

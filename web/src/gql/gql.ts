@@ -15,6 +15,14 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query ConsoleMe {\n    me {\n      user {\n        id\n        email\n        firstName\n        distinctId\n      }\n      organizations {\n        id\n        name\n        projects {\n          id\n          name\n        }\n      }\n    }\n    personalApiKey(id: \"@current\") {\n      id\n      label\n      scopes\n    }\n  }\n": typeof types.ConsoleMeDocument,
+    "\n  query ConsoleCohortToEdit($projectId: ID!, $id: Int!) {\n    cohort(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      filters\n      isStatic\n      deleted\n    }\n  }\n": typeof types.ConsoleCohortToEditDocument,
+    "\n  mutation ConsoleCreateCohort($projectId: ID!, $input: CohortCreateInput!) {\n    createCohort(projectId: $projectId, input: $input) {\n      id\n    }\n  }\n": typeof types.ConsoleCreateCohortDocument,
+    "\n  mutation ConsoleUpdateCohort($projectId: ID!, $id: Int!, $input: CohortUpdateInput!) {\n    updateCohort(projectId: $projectId, id: $id, input: $input) {\n      id\n      name\n      description\n      filters\n      count\n    }\n  }\n": typeof types.ConsoleUpdateCohortDocument,
+    "\n  query ConsoleCohort($projectId: ID!, $id: Int!) {\n    cohort(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      filters\n      isStatic\n      deleted\n      count\n      createdAt\n      createdBy {\n        id\n        email\n      }\n    }\n  }\n": typeof types.ConsoleCohortDocument,
+    "\n  mutation ConsoleSetCohortDeleted($projectId: ID!, $id: Int!, $deleted: Boolean!) {\n    updateCohort(projectId: $projectId, id: $id, input: { deleted: $deleted }) {\n      id\n      deleted\n      count\n    }\n  }\n": typeof types.ConsoleSetCohortDeletedDocument,
+    "\n  query ConsoleCohorts($projectId: ID!, $limit: Int, $offset: Int) {\n    cohorts(projectId: $projectId, limit: $limit, offset: $offset) {\n      count\n      results {\n        id\n        name\n        isStatic\n        count\n        createdAt\n        createdBy {\n          id\n          email\n        }\n      }\n    }\n  }\n": typeof types.ConsoleCohortsDocument,
+    "\n  query ConsoleCohortChoices($projectId: ID!, $limit: Int) {\n    cohorts(projectId: $projectId, limit: $limit) {\n      count\n      results {\n        id\n        name\n        isStatic\n      }\n    }\n  }\n": typeof types.ConsoleCohortChoicesDocument,
+    "\n  mutation ConsoleAddCohortMembers($projectId: ID!, $id: Int!, $distinctIds: [String!]!) {\n    addCohortMembers(projectId: $projectId, id: $id, input: { distinctIds: $distinctIds }) {\n      id\n      count\n    }\n  }\n": typeof types.ConsoleAddCohortMembersDocument,
     "\n  query ConsoleExperimentToEdit($projectId: ID!, $id: Int!) {\n    experiment(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      startDate\n      endDate\n      parameters\n      filters\n      secondaryMetrics\n      featureFlag {\n        id\n        key\n        filters\n      }\n    }\n  }\n": typeof types.ConsoleExperimentToEditDocument,
     "\n  query ConsoleExperimentFlagChoices($projectId: ID!, $search: String) {\n    featureFlags(projectId: $projectId, search: $search, limit: 20) {\n      results {\n        id\n        key\n        filters\n      }\n    }\n  }\n": typeof types.ConsoleExperimentFlagChoicesDocument,
     "\n  query ConsoleEventNames($projectId: ID!) {\n    eventNames(projectId: $projectId, limit: 200)\n  }\n": typeof types.ConsoleEventNamesDocument,
@@ -44,6 +52,14 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query ConsoleMe {\n    me {\n      user {\n        id\n        email\n        firstName\n        distinctId\n      }\n      organizations {\n        id\n        name\n        projects {\n          id\n          name\n        }\n      }\n    }\n    personalApiKey(id: \"@current\") {\n      id\n      label\n      scopes\n    }\n  }\n": types.ConsoleMeDocument,
+    "\n  query ConsoleCohortToEdit($projectId: ID!, $id: Int!) {\n    cohort(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      filters\n      isStatic\n      deleted\n    }\n  }\n": types.ConsoleCohortToEditDocument,
+    "\n  mutation ConsoleCreateCohort($projectId: ID!, $input: CohortCreateInput!) {\n    createCohort(projectId: $projectId, input: $input) {\n      id\n    }\n  }\n": types.ConsoleCreateCohortDocument,
+    "\n  mutation ConsoleUpdateCohort($projectId: ID!, $id: Int!, $input: CohortUpdateInput!) {\n    updateCohort(projectId: $projectId, id: $id, input: $input) {\n      id\n      name\n      description\n      filters\n      count\n    }\n  }\n": types.ConsoleUpdateCohortDocument,
+    "\n  query ConsoleCohort($projectId: ID!, $id: Int!) {\n    cohort(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      filters\n      isStatic\n      deleted\n      count\n      createdAt\n      createdBy {\n        id\n        email\n      }\n    }\n  }\n": types.ConsoleCohortDocument,
+    "\n  mutation ConsoleSetCohortDeleted($projectId: ID!, $id: Int!, $deleted: Boolean!) {\n    updateCohort(projectId: $projectId, id: $id, input: { deleted: $deleted }) {\n      id\n      deleted\n      count\n    }\n  }\n": types.ConsoleSetCohortDeletedDocument,
+    "\n  query ConsoleCohorts($projectId: ID!, $limit: Int, $offset: Int) {\n    cohorts(projectId: $projectId, limit: $limit, offset: $offset) {\n      count\n      results {\n        id\n        name\n        isStatic\n        count\n        createdAt\n        createdBy {\n          id\n          email\n        }\n      }\n    }\n  }\n": types.ConsoleCohortsDocument,
+    "\n  query ConsoleCohortChoices($projectId: ID!, $limit: Int) {\n    cohorts(projectId: $projectId, limit: $limit) {\n      count\n      results {\n        id\n        name\n        isStatic\n      }\n    }\n  }\n": types.ConsoleCohortChoicesDocument,
+    "\n  mutation ConsoleAddCohortMembers($projectId: ID!, $id: Int!, $distinctIds: [String!]!) {\n    addCohortMembers(projectId: $projectId, id: $id, input: { distinctIds: $distinctIds }) {\n      id\n      count\n    }\n  }\n": types.ConsoleAddCohortMembersDocument,
     "\n  query ConsoleExperimentToEdit($projectId: ID!, $id: Int!) {\n    experiment(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      startDate\n      endDate\n      parameters\n      filters\n      secondaryMetrics\n      featureFlag {\n        id\n        key\n        filters\n      }\n    }\n  }\n": types.ConsoleExperimentToEditDocument,
     "\n  query ConsoleExperimentFlagChoices($projectId: ID!, $search: String) {\n    featureFlags(projectId: $projectId, search: $search, limit: 20) {\n      results {\n        id\n        key\n        filters\n      }\n    }\n  }\n": types.ConsoleExperimentFlagChoicesDocument,
     "\n  query ConsoleEventNames($projectId: ID!) {\n    eventNames(projectId: $projectId, limit: 200)\n  }\n": types.ConsoleEventNamesDocument,
@@ -90,6 +106,38 @@ export function graphql(source: string): unknown;
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleMe {\n    me {\n      user {\n        id\n        email\n        firstName\n        distinctId\n      }\n      organizations {\n        id\n        name\n        projects {\n          id\n          name\n        }\n      }\n    }\n    personalApiKey(id: \"@current\") {\n      id\n      label\n      scopes\n    }\n  }\n"): (typeof documents)["\n  query ConsoleMe {\n    me {\n      user {\n        id\n        email\n        firstName\n        distinctId\n      }\n      organizations {\n        id\n        name\n        projects {\n          id\n          name\n        }\n      }\n    }\n    personalApiKey(id: \"@current\") {\n      id\n      label\n      scopes\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCohortToEdit($projectId: ID!, $id: Int!) {\n    cohort(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      filters\n      isStatic\n      deleted\n    }\n  }\n"): (typeof documents)["\n  query ConsoleCohortToEdit($projectId: ID!, $id: Int!) {\n    cohort(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      filters\n      isStatic\n      deleted\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateCohort($projectId: ID!, $input: CohortCreateInput!) {\n    createCohort(projectId: $projectId, input: $input) {\n      id\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleCreateCohort($projectId: ID!, $input: CohortCreateInput!) {\n    createCohort(projectId: $projectId, input: $input) {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateCohort($projectId: ID!, $id: Int!, $input: CohortUpdateInput!) {\n    updateCohort(projectId: $projectId, id: $id, input: $input) {\n      id\n      name\n      description\n      filters\n      count\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleUpdateCohort($projectId: ID!, $id: Int!, $input: CohortUpdateInput!) {\n    updateCohort(projectId: $projectId, id: $id, input: $input) {\n      id\n      name\n      description\n      filters\n      count\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCohort($projectId: ID!, $id: Int!) {\n    cohort(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      filters\n      isStatic\n      deleted\n      count\n      createdAt\n      createdBy {\n        id\n        email\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleCohort($projectId: ID!, $id: Int!) {\n    cohort(projectId: $projectId, id: $id) {\n      id\n      name\n      description\n      filters\n      isStatic\n      deleted\n      count\n      createdAt\n      createdBy {\n        id\n        email\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSetCohortDeleted($projectId: ID!, $id: Int!, $deleted: Boolean!) {\n    updateCohort(projectId: $projectId, id: $id, input: { deleted: $deleted }) {\n      id\n      deleted\n      count\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleSetCohortDeleted($projectId: ID!, $id: Int!, $deleted: Boolean!) {\n    updateCohort(projectId: $projectId, id: $id, input: { deleted: $deleted }) {\n      id\n      deleted\n      count\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCohorts($projectId: ID!, $limit: Int, $offset: Int) {\n    cohorts(projectId: $projectId, limit: $limit, offset: $offset) {\n      count\n      results {\n        id\n        name\n        isStatic\n        count\n        createdAt\n        createdBy {\n          id\n          email\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleCohorts($projectId: ID!, $limit: Int, $offset: Int) {\n    cohorts(projectId: $projectId, limit: $limit, offset: $offset) {\n      count\n      results {\n        id\n        name\n        isStatic\n        count\n        createdAt\n        createdBy {\n          id\n          email\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCohortChoices($projectId: ID!, $limit: Int) {\n    cohorts(projectId: $projectId, limit: $limit) {\n      count\n      results {\n        id\n        name\n        isStatic\n      }\n    }\n  }\n"): (typeof documents)["\n  query ConsoleCohortChoices($projectId: ID!, $limit: Int) {\n    cohorts(projectId: $projectId, limit: $limit) {\n      count\n      results {\n        id\n        name\n        isStatic\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAddCohortMembers($projectId: ID!, $id: Int!, $distinctIds: [String!]!) {\n    addCohortMembers(projectId: $projectId, id: $id, input: { distinctIds: $distinctIds }) {\n      id\n      count\n    }\n  }\n"): (typeof documents)["\n  mutation ConsoleAddCohortMembers($projectId: ID!, $id: Int!, $distinctIds: [String!]!) {\n    addCohortMembers(projectId: $projectId, id: $id, input: { distinctIds: $distinctIds }) {\n      id\n      count\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
