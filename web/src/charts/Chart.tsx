@@ -18,6 +18,8 @@ const loadPlot = () => (plotModule ??= import('@observablehq/plot'));
  *
  * Plot puts a `<style>` element in each SVG; the console's policy allows no inline styles, so it is
  * removed before the SVG reaches the page, and styles.css carries the equivalent rules (`.chart svg`).
+ * Plot also names its mark groups (`<g aria-label="bar">`): inside `role="img"` those names are noise,
+ * and ARIA prohibits them on a bare `<g>` (axe: aria-prohibited-attr), so they go too.
  */
 export function Chart({
   name,
@@ -55,6 +57,10 @@ export function Chart({
         if (!current) return;
         const drawn = draw(plot, { width, height });
         drawn.querySelectorAll('style').forEach((style) => style.remove());
+        for (const node of [drawn, ...drawn.querySelectorAll('[aria-label], [aria-description]')]) {
+          node.removeAttribute('aria-label');
+          node.removeAttribute('aria-description');
+        }
         element.replaceChildren(drawn);
       })
       .catch((error: unknown) => setFailed(error instanceof Error ? error.message : String(error)));

@@ -93,9 +93,6 @@ export function drawUsage(plot: PlotModule, series: UsageSeries[], yLabel: strin
       plot.text(labels, { x: 'day', y: 'y', text: 'text', fill: 'series', dx: 6, textAnchor: 'start', fontWeight: 'bold' }),
     ],
   });
-  // Plot names its mark groups (`aria-label="line"`); inside the chart's role="img" those names are
-  // noise, and on a bare <g> ARIA prohibits them (axe: aria-prohibited-attr). The chart's name says it.
-  drawn.querySelectorAll('[aria-label]').forEach((element) => element.removeAttribute('aria-label'));
   return drawn;
 }
 

@@ -3,18 +3,6 @@ import { percent, rateText, type Kind, type VariantRow } from './model';
 
 const CONTROL = '#4f5660';
 const TEST = '#1f5fbf';
-/**
- * Plot names each mark's group (`<g aria-label="bar">`); inside the chart's `role="img"` those names are
- * noise and axe refuses aria-label on a role-less `g`. The chart's name and its table speak for it.
- */
-function quiet(svg: Element): Element {
-  svg.querySelectorAll('[aria-label], [aria-description]').forEach((node) => {
-    node.removeAttribute('aria-label');
-    node.removeAttribute('aria-description');
-  });
-  return svg;
-}
-
 const label = (v: VariantRow) => (v.control ? `${v.key} (control)` : v.key);
 
 /** Each variant's probability of being best as a bar, control in grey; the numbers as a table. */
@@ -27,28 +15,26 @@ export function ProbabilityChart({ variants, name = 'Probability of being best' 
       height={56 + 34 * variants.length}
       table={{ columns: ['Variant', 'Probability of being best'], rows: variants.map((v) => [label(v), percent(v.probability)]) }}
       draw={(Plot, { width, height }) =>
-        quiet(
-          Plot.plot({
-            width,
-            height,
-            marginLeft: 130,
-            marginRight: 60,
-            x: { domain: [0, 1], label: 'Probability of being best', tickFormat: (d: number) => percent(d, 0), grid: true },
-            y: { domain: data.map((d) => d.label), label: null },
-            marks: [
-              Plot.barX(data, { x: 'probability', y: 'label', fill: (d: (typeof data)[number]) => (d.control ? CONTROL : TEST) }),
-              Plot.text(data, {
-                x: 'probability',
-                y: 'label',
-                text: (d: (typeof data)[number]) => percent(d.probability),
-                textAnchor: 'start',
-                dx: 4,
-                fill: 'currentColor',
-              }),
-              Plot.ruleX([0]),
-            ],
-          }),
-        )
+        Plot.plot({
+          width,
+          height,
+          marginLeft: 130,
+          marginRight: 60,
+          x: { domain: [0, 1], label: 'Probability of being best', tickFormat: (d: number) => percent(d, 0), grid: true },
+          y: { domain: data.map((d) => d.label), label: null },
+          marks: [
+            Plot.barX(data, { x: 'probability', y: 'label', fill: (d: (typeof data)[number]) => (d.control ? CONTROL : TEST) }),
+            Plot.text(data, {
+              x: 'probability',
+              y: 'label',
+              text: (d: (typeof data)[number]) => percent(d.probability),
+              textAnchor: 'start',
+              dx: 4,
+              fill: 'currentColor',
+            }),
+            Plot.ruleX([0]),
+          ],
+        })
       }
     />
   );
@@ -75,39 +61,37 @@ export function IntervalChart({ variants, kind }: { variants: VariantRow[]; kind
         rows: data.map((d) => [d.label, format(d.rate), format(d.low), format(d.high)]),
       }}
       draw={(Plot, { width, height }) =>
-        quiet(
-          Plot.plot({
-            width,
-            height,
-            marginLeft: 130,
-            marginRight: 30,
-            x: {
-              label: kind === 'funnel' ? 'Conversion rate' : 'Events per exposed actor',
-              tickFormat: kind === 'funnel' ? (d: number) => percent(d, 0) : undefined,
-              grid: true,
-              nice: true,
-            },
-            y: { domain: data.map((d) => d.label), label: null },
-            marks: [
-              control ? Plot.ruleX([control.rate], { stroke: CONTROL, strokeDasharray: '4,3' }) : null,
-              Plot.ruleY(data, {
-                y: 'label',
-                x1: 'low',
-                x2: 'high',
-                stroke: (d: (typeof data)[number]) => (d.control ? CONTROL : TEST),
-                strokeWidth: 3,
-              }),
-              Plot.dot(data, {
-                x: 'rate',
-                y: 'label',
-                r: 5,
-                fill: (d: (typeof data)[number]) => (d.control ? CONTROL : TEST),
-                stroke: 'white',
-              }),
-              Plot.text(data, { x: 'rate', y: 'label', text: (d: (typeof data)[number]) => format(d.rate), dy: -12, fill: 'currentColor' }),
-            ],
-          }),
-        )
+        Plot.plot({
+          width,
+          height,
+          marginLeft: 130,
+          marginRight: 30,
+          x: {
+            label: kind === 'funnel' ? 'Conversion rate' : 'Events per exposed actor',
+            tickFormat: kind === 'funnel' ? (d: number) => percent(d, 0) : undefined,
+            grid: true,
+            nice: true,
+          },
+          y: { domain: data.map((d) => d.label), label: null },
+          marks: [
+            control ? Plot.ruleX([control.rate], { stroke: CONTROL, strokeDasharray: '4,3' }) : null,
+            Plot.ruleY(data, {
+              y: 'label',
+              x1: 'low',
+              x2: 'high',
+              stroke: (d: (typeof data)[number]) => (d.control ? CONTROL : TEST),
+              strokeWidth: 3,
+            }),
+            Plot.dot(data, {
+              x: 'rate',
+              y: 'label',
+              r: 5,
+              fill: (d: (typeof data)[number]) => (d.control ? CONTROL : TEST),
+              stroke: 'white',
+            }),
+            Plot.text(data, { x: 'rate', y: 'label', text: (d: (typeof data)[number]) => format(d.rate), dy: -12, fill: 'currentColor' }),
+          ],
+        })
       }
     />
   );
@@ -127,28 +111,26 @@ export function ValueChart({ name, rows, funnel }: { name: string; rows: Array<{
       height={56 + 34 * rows.length}
       table={{ columns: ['Variant', funnel ? 'Conversion rate' : 'Value'], rows: data.map((d) => [d.label, format(d.value)]) }}
       draw={(Plot, { width, height }) =>
-        quiet(
-          Plot.plot({
-            width,
-            height,
-            marginLeft: 130,
-            marginRight: 60,
-            x: { label: funnel ? 'Conversion rate' : 'Value', tickFormat: funnel ? (d: number) => percent(d, 0) : undefined, grid: true },
-            y: { domain: data.map((d) => d.label), label: null },
-            marks: [
-              Plot.barX(data, { x: 'value', y: 'label', fill: (d: (typeof data)[number]) => (d.control ? CONTROL : TEST) }),
-              Plot.text(data, {
-                x: 'value',
-                y: 'label',
-                text: (d: (typeof data)[number]) => format(d.value),
-                textAnchor: 'start',
-                dx: 4,
-                fill: 'currentColor',
-              }),
-              Plot.ruleX([0]),
-            ],
-          }),
-        )
+        Plot.plot({
+          width,
+          height,
+          marginLeft: 130,
+          marginRight: 60,
+          x: { label: funnel ? 'Conversion rate' : 'Value', tickFormat: funnel ? (d: number) => percent(d, 0) : undefined, grid: true },
+          y: { domain: data.map((d) => d.label), label: null },
+          marks: [
+            Plot.barX(data, { x: 'value', y: 'label', fill: (d: (typeof data)[number]) => (d.control ? CONTROL : TEST) }),
+            Plot.text(data, {
+              x: 'value',
+              y: 'label',
+              text: (d: (typeof data)[number]) => format(d.value),
+              textAnchor: 'start',
+              dx: 4,
+              fill: 'currentColor',
+            }),
+            Plot.ruleX([0]),
+          ],
+        })
       }
     />
   );
