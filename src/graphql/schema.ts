@@ -22,6 +22,7 @@ import { ResourceAccessResolver } from '../modules/role/resource-access.resolver
 import { OrganizationAccessLevelResolver } from '../modules/role/organization-access-level.resolver';
 import { MeResolver } from '../modules/user/me.resolver';
 import { OrganizationResolver } from '../modules/organization/organization.resolver';
+import { OrganizationCallerLevelResolver, OrganizationMemberResolver } from '../modules/organization/organization-member.resolver';
 import { DashboardResolver } from '../modules/dashboard/dashboard.resolver';
 import { DashboardTileResolver } from '../modules/dashboard/dashboard-tile.resolver';
 import { InsightResolver } from '../modules/dashboard/insight.resolver';
@@ -33,6 +34,8 @@ import { ExperimentActivityResolver } from '../modules/activity/experiment-activ
 export const resolvers = [
   MeResolver,
   OrganizationResolver,
+  OrganizationMemberResolver,
+  OrganizationCallerLevelResolver,
   FeatureFlagResolver,
   FlagEvaluationResolver,
   FeatureFlagReachResolver,

@@ -498,6 +498,8 @@ const TWINS: Record<string, string> = {
   updateCohort: 'PATCH /api/projects/:project_id/cohorts/:id',
   addCohortMembers: 'POST /api/projects/:project_id/cohorts/:id/persons',
   me: 'any key',
+  // No REST row lists an organization's members (the console's role pages): the role list's auth applies.
+  organizationMembers: 'GET /api/organizations/:organization_id/roles',
 };
 
 /** GraphQL input objects for the fields that take one (the twin row's body, in GraphQL's names). */
