@@ -486,6 +486,7 @@ const TWINS: Record<string, string> = {
   persons: 'GET /api/projects/:project_id/persons',
   person: 'GET /api/projects/:project_id/persons/:id',
   events: 'GET /api/projects/:project_id/events',
+  eventNames: 'GET /api/projects/:project_id/events',
   groups: 'GET /api/projects/:project_id/groups',
   groupTypes: 'GET /api/projects/:project_id/groups_types',
   personalApiKeys: 'GET /api/personal_api_keys',
