@@ -204,7 +204,7 @@ describeWithBrowser('experiments in the console', () => {
     await page.getByRole('combobox', { name: 'Flag key' }).fill('draft-only');
     await page.getByRole('button', { name: 'Create experiment' }).click();
     await page.getByRole('heading', { name: 'On a plain flag' }).waitFor();
-    await page.getByText('Not started').waitFor();
+    await page.getByText('Not started', { exact: true }).waitFor();
     await expectAccessible(page);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
