@@ -136,14 +136,14 @@ describeWithBrowser('the activity feed and roles in a browser', () => {
     await page.getByRole('button', { name: 'Next page' }).click();
     await page.getByText('Page 2 of').waitFor();
     await page.getByRole('listitem').filter({ hasText: 'updated feature flag feed-watched' }).waitFor();
-    await page.screenshot({ path: 'docs/console/activity.png', fullPage: true });
+    if (process.env.CONSOLE_SCREENSHOTS) await page.screenshot({ path: 'docs/console/activity.png', fullPage: true });
 
     // A flag's History tab shows its entries the same way.
     await page.goto(`${app.baseUrl}/feature-flags/${flag.body.id}?tab=History`);
     const history = page.getByRole('listitem').filter({ hasText: 'updated' });
     await expect(history.getByRole('row').filter({ hasText: 'name' }).first().textContent()).resolves.toContain('BeforeAfter');
     await expectAccessible(page);
-    await page.screenshot({ path: 'docs/console/flag-history.png' });
+    if (process.env.CONSOLE_SCREENSHOTS) await page.screenshot({ path: 'docs/console/flag-history.png' });
   }, 120_000);
 
   it('lets an admin create a role, add a member and grant it a flag from the role page, then revoke', async () => {
@@ -182,7 +182,7 @@ describeWithBrowser('the activity feed and roles in a browser', () => {
     await page.getByRole('button', { name: 'Grant role-target' }).click();
     await page.getByRole('button', { name: 'Revoke role-target' }).waitFor();
     await expectAccessible(page);
-    await page.screenshot({ path: 'docs/console/role.png', fullPage: true });
+    if (process.env.CONSOLE_SCREENSHOTS) await page.screenshot({ path: 'docs/console/role.png', fullPage: true });
 
     const roles = (await rest(`${rolesPath()}/`)).body.results;
     const role = roles.find((r: { name: string }) => r.name === 'Release managers');

@@ -118,17 +118,12 @@ describeWithBrowser('experiment results in a browser', () => {
     await expect(page.getByText('Sample ratio mismatch').count()).resolves.toBe(0);
 
     await expect(chartNumbers(page, 'Probability of being best')).resolves.toEqual(
-      rest.variants.map((v: any) => [v.key === 'control' ? 'control (control)' : v.key, percent(rest.probability[v.key])]),
+      rest.variants.map((v: any) => [v.key, percent(rest.probability[v.key])]),
     );
     await expect(chartNumbers(page, 'Credible intervals')).resolves.toEqual(
       rest.variants.map((v: any) => {
         const [low, high] = rest.credible_intervals[v.key];
-        return [
-          v.key === 'control' ? 'control (control)' : v.key,
-          percent(v.success_count / (v.success_count + v.failure_count)),
-          percent(low),
-          percent(high),
-        ];
+        return [v.key, percent(v.success_count / (v.success_count + v.failure_count)), percent(low), percent(high)];
       }),
     );
     await expectAccessible(page);
@@ -149,9 +144,7 @@ describeWithBrowser('experiment results in a browser', () => {
     const secondary = (await kit.secondary(e.id, '?id=0')).body.result;
     await page.getByRole('table', { name: 'Results: Pages left', exact: true }).waitFor();
     await expect(rowsOf(page, 'Results: Pages left')).resolves.toEqual(Object.entries(secondary).map(([k, v]) => [k, String(v)]));
-    await expect(chartNumbers(page, 'Pages left')).resolves.toEqual(
-      Object.entries(secondary).map(([k, v]) => [k === 'control' ? 'control (control)' : k, String(v)]),
-    );
+    await expect(chartNumbers(page, 'Pages left')).resolves.toEqual(Object.entries(secondary).map(([k, v]) => [k, String(v)]));
     await expectAccessible(page);
 
     // Refresh recomputes and says when.

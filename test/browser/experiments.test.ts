@@ -3,6 +3,7 @@ import { describeInBrowser } from '../helpers/browser';
 import { useConsoleHarness } from '../helpers/console-browser';
 import type { World } from '../helpers/factories';
 import type { TestApp } from '../helpers/test-app';
+import { PostHog } from 'posthog-node';
 import { capture } from '../ingestion/capture-helpers';
 
 /**
@@ -252,5 +253,78 @@ describeWithBrowser('experiments in the console', () => {
     await page.goto(`${app.baseUrl}/experiments?search=bulk&status=running`);
     await page.getByText('Page 1 of 1 (1 experiments)').waitFor();
     await expect(page.getByRole('table').getByRole('link', { name: 'Bulk 01' }).count()).resolves.toBe(1);
+  });
+
+  it('reads an experiment set up and launched here, fed by posthog-node, as the API computes it', async () => {
+    const { page } = await open();
+    page.setDefaultTimeout(15_000);
+    await signIn(page, world.owner.key);
+    await page.goto(`${app.baseUrl}/experiments/new`);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Signup to purchase');
+    await page.getByRole('combobox', { name: 'Flag key' }).fill('signup-to-purchase');
+    const primary = page.getByRole('group', { name: 'Primary metric' });
+    await primary.getByRole('combobox', { name: 'Step 1 event' }).fill('signup');
+    await primary.getByRole('combobox', { name: 'Step 2 event' }).fill('purchase');
+    await page.getByRole('button', { name: 'Create experiment' }).click();
+    await page.getByRole('heading', { name: 'Signup to purchase' }).waitFor();
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    await page.getByRole('button', { name: 'Launch', exact: true }).click();
+    await page.getByRole('button', { name: 'Confirm launch' }).click();
+    await page.locator('.page-head .status', { hasText: 'running' }).waitFor();
+    const variants = (await rest(`${base()}/experiments/${id}/`)).body.parameters.feature_flag_variants.map((v: any) => v.key);
+    expect(variants).toEqual(['control', 'test']);
+
+    // What an app using posthog-node sends: the exposure, then the funnel's steps a second apart (after
+    // the launch, before the results are read), tagged with the variant.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const now = Date.now();
+    const client = new PostHog(world.project.apiToken, { host: app.baseUrl, flushAt: 100, flushInterval: 60_000, fetchRetryCount: 0 });
+    const flag = 'signup-to-purchase';
+    for (const [variant, converted] of [
+      ['control', 60],
+      ['test', 100],
+    ] as const) {
+      for (let i = 0; i < 120; i++) {
+        const distinctId = `node-${variant}-${i}`;
+        const properties = { [`$feature/${flag}`]: variant };
+        const at = (msBefore: number) => new Date(now - msBefore);
+        client.capture({
+          distinctId,
+          event: '$feature_flag_called',
+          properties: { $feature_flag: flag, $feature_flag_response: variant, ...properties },
+          timestamp: at(1800),
+        });
+        client.capture({ distinctId, event: 'signup', properties, timestamp: at(1500) });
+        if (i < converted) client.capture({ distinctId, event: 'purchase', properties, timestamp: at(500) });
+      }
+    }
+    await client.shutdown();
+
+    const api = (await rest(`${base()}/experiments/${id}/results/?refresh=true`)).body.result;
+    expect([api.significance_code, api.srm]).toEqual(['significant', false]);
+    await page.getByRole('button', { name: 'Refresh results' }).click();
+    const table = page.getByRole('table', { name: 'Results', exact: true });
+    await table.locator('tbody tr').first().waitFor();
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs: any[]) => trs.map((tr) => Array.from(tr.children, (cell: any) => String(cell.textContent ?? '').trim())));
+    const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+    expect(rows.map((row) => row.slice(0, 5))).toEqual(
+      api.variants.map((v: any) => {
+        const entered = v.success_count + v.failure_count;
+        return [v.key, String(entered), String(v.success_count), percent(v.success_count / entered), percent(api.probability[v.key])];
+      }),
+    );
+    expect(rows.map((row) => row.slice(1, 3))).toEqual([
+      ['120', '60'],
+      ['120', '100'],
+    ]);
+    // The verdict in words, from the rule behind significance_code.
+    const verdict = await page.getByRole('status').filter({ hasText: 'probability of being best' }).innerText();
+    expect(verdict).toContain(`test is likely better than control: ${percent(api.probability.test)} probability of being best`);
+    expect(verdict).toContain('Every rule passed');
+    await page.getByRole('img', { name: 'Probability of being best', exact: true }).locator('svg').waitFor();
+    await page.getByRole('img', { name: 'Credible intervals', exact: true }).locator('svg').waitFor();
+    await expectAccessible(page);
   });
 });

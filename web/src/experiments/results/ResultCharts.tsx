@@ -3,7 +3,7 @@ import { percent, rateText, type Kind, type VariantRow } from './model';
 
 const CONTROL = '#4f5660';
 const TEST = '#1f5fbf';
-const label = (v: VariantRow) => (v.control ? `${v.key} (control)` : v.key);
+const label = (v: VariantRow) => (v.control && v.key !== 'control' ? `${v.key} (control)` : v.key);
 
 /** Each variant's probability of being best as a bar, control in grey; the numbers as a table. */
 export function ProbabilityChart({ variants, name = 'Probability of being best' }: { variants: VariantRow[]; name?: string }) {
