@@ -326,5 +326,10 @@ describeWithBrowser('experiments in the console', () => {
     await page.getByRole('img', { name: 'Probability of being best', exact: true }).locator('svg').waitFor();
     await page.getByRole('img', { name: 'Credible intervals', exact: true }).locator('svg').waitFor();
     await expectAccessible(page);
+
+    // Its History tab: the launch, as the activity feed shows it.
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByRole('listitem').filter({ hasText: 'launched' }).first().waitFor();
+    await expectAccessible(page);
   });
 });

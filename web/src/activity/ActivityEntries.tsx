@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { graphql } from '../gql';
+import { ErrorMessage } from '../errors';
 import type { ConsoleActivityEntryFragment } from '../gql/graphql';
 import './activity.css';
 
@@ -180,5 +181,30 @@ export function Pager({ label, page, pages, onPage }: { label: string; page: num
         Next page
       </button>
     </nav>
+  );
+}
+
+/** One item's history tab (a flag's, an experiment's): its entries, ten a page, or why they could not be read. */
+export function ItemHistory({
+  error,
+  activity,
+  page,
+  pageSize,
+  onPage,
+}: {
+  error: unknown;
+  activity: { totalCount: number; results: ActivityEntry[] } | undefined;
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+}) {
+  if (error) return <ErrorMessage error={error} title="The history could not be loaded." />;
+  if (!activity) return <p className="loading">Loading history…</p>;
+  return (
+    <div>
+      <ActivityEntries entries={activity.results} />
+      {activity.results.length === 0 ? <p>No history yet.</p> : null}
+      <Pager label="History pages" page={page} pages={Math.max(1, Math.ceil(activity.totalCount / pageSize))} onPage={onPage} />
+    </div>
   );
 }

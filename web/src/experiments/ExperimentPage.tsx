@@ -6,11 +6,12 @@ import { useConsole } from '../Layout';
 import { ErrorMessage, refusalOf } from '../errors';
 import { Tabs } from '../Tabs';
 import { ExperimentResults } from './ExperimentResults';
+import { ExperimentHistory } from './ExperimentHistory';
 import { ExperimentSettings } from './ExperimentSettings';
 import { statusOf, when } from './experiment-model';
 import './experiments.css';
 
-const TABS = ['Results', 'Settings'];
+const TABS = ['Results', 'Settings', 'History'];
 
 const ExperimentQuery = graphql(`
   query ConsoleExperiment($projectId: ID!, $id: Int!) {
@@ -205,6 +206,7 @@ export function ExperimentPage() {
       <Tabs label="Experiment" tabs={TABS} selected={tab} onSelect={(next) => setParams(next === 'Results' ? {} : { tab: next })}>
         {tab === 'Results' ? <ExperimentResults experimentId={experiment.id} /> : null}
         {tab === 'Settings' ? <ExperimentSettings experiment={experiment} /> : null}
+        {tab === 'History' ? <ExperimentHistory experimentId={experiment.id} /> : null}
       </Tabs>
     </section>
   );
