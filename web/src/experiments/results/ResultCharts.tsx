@@ -100,7 +100,7 @@ export function IntervalChart({ variants, kind }: { variants: VariantRow[]; kind
 /** A secondary metric's value per variant as bars (the API answers no statistics for these). */
 export function ValueChart({ name, rows, funnel }: { name: string; rows: Array<{ key: string; value: number }>; funnel: boolean }) {
   const data = rows.map((r) => ({
-    label: r.key === 'control' ? `${r.key} (control)` : r.key,
+    label: r.key,
     value: r.value,
     control: r.key === 'control',
   }));
