@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { graphql } from '../gql';
 import { ErrorMessage } from '../errors';
+import { Pager } from '../Pager';
 import type { ConsoleActivityEntryFragment } from '../gql/graphql';
 import './activity.css';
 
@@ -164,23 +165,6 @@ export function ActivityEntries({ entries, showItem = false }: { entries: Activi
         );
       })}
     </ol>
-  );
-}
-
-/** Previous / Next with "Page N of M", for server-paged lists. */
-export function Pager({ label, page, pages, onPage }: { label: string; page: number; pages: number; onPage: (page: number) => void }) {
-  return (
-    <nav aria-label={label} className="pager">
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous page
-      </button>
-      <span aria-live="polite">
-        Page {page} of {pages}
-      </span>
-      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
-        Next page
-      </button>
-    </nav>
   );
 }
 

@@ -4,7 +4,8 @@ import { graphql } from '../gql';
 import type { ActivityScope } from '../gql/graphql';
 import { useConsole } from '../Layout';
 import { ErrorMessage } from '../errors';
-import { ActivityEntries, Pager } from './ActivityEntries';
+import { ActivityEntries } from './ActivityEntries';
+import { Pager } from '../Pager';
 
 const PAGE = 20;
 

@@ -4,6 +4,7 @@ import { graphql } from '../gql';
 import { useConsole } from '../Layout';
 import { ErrorMessage } from '../errors';
 import './cohorts.css';
+import { Pager } from '../Pager';
 
 const PAGE = 20;
 
@@ -103,17 +104,7 @@ export function CohortsList() {
               — : not counted, because the cohort (or one it refers to) filters on events, which the service stores but does not evaluate.
             </p>
           ) : null}
-          <nav aria-label="Pages" className="pager">
-            <button type="button" disabled={page <= 1} onClick={() => goTo(page - 1)}>
-              Previous page
-            </button>
-            <span>
-              Page {page} of {pages} ({count} cohorts)
-            </span>
-            <button type="button" disabled={page >= pages} onClick={() => goTo(page + 1)}>
-              Next page
-            </button>
-          </nav>
+          <Pager label="Pages" page={page} pages={pages} total={`${count} cohorts`} onPage={(next) => goTo(next)} />
         </>
       ) : null}
     </section>

@@ -7,6 +7,7 @@ import { useConsole } from '../Layout';
 import { ErrorMessage } from '../errors';
 import { statusOf, when } from './experiment-model';
 import './experiments.css';
+import { Pager } from '../Pager';
 
 const PAGE = 20;
 
@@ -162,17 +163,7 @@ export function ExperimentsList() {
             Status follows the dates: a draft has no start, a running experiment a start and no end, a complete one both. Exposure counts
             the persons who were shown a variant (their <code>$feature_flag_called</code> events) since the start.
           </p>
-          <nav aria-label="Pages" className="pager">
-            <button type="button" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
-              Previous page
-            </button>
-            <span>
-              Page {page} of {pages} ({count} experiments)
-            </span>
-            <button type="button" disabled={page >= pages} onClick={() => update({ page: String(page + 1) })}>
-              Next page
-            </button>
-          </nav>
+          <Pager label="Pages" page={page} pages={pages} total={`${count} experiments`} onPage={(next) => update({ page: String(next) })} />
         </>
       ) : null}
     </section>

@@ -5,6 +5,7 @@ import { graphql } from '../gql';
 import { useConsole } from '../Layout';
 import { ErrorMessage, refusalOf } from '../errors';
 import { rolloutSummary } from './rollout-summary';
+import { Pager } from '../Pager';
 
 const PAGE = 20;
 
@@ -227,17 +228,7 @@ export function FlagsList() {
             </tbody>
           </table>
           {rows.length === 0 ? <p>No feature flags match.</p> : null}
-          <nav aria-label="Pages" className="pager">
-            <button type="button" disabled={page <= 1} onClick={() => update({ page: String(page - 1) })}>
-              Previous page
-            </button>
-            <span>
-              Page {page} of {pages} ({count} flags)
-            </span>
-            <button type="button" disabled={page >= pages} onClick={() => update({ page: String(page + 1) })}>
-              Next page
-            </button>
-          </nav>
+          <Pager label="Pages" page={page} pages={pages} total={`${count} flags`} onPage={(next) => update({ page: String(next) })} />
         </>
       ) : null}
     </section>
