@@ -18,8 +18,8 @@ const describeWithBrowser = describeInBrowser('test/browser/cohorts.test.ts');
 // Each test drives several pages through Chromium and axe: on a loaded machine that passes the 30 s default.
 jest.setTimeout(120_000);
 
-/** Where the test's screenshots go (docs/console/cohort-editor.png is copied from there by hand). */
-const SHOTS = process.env.CONSOLE_SCREENSHOTS ?? '/tmp';
+/** With CONSOLE_SCREENSHOTS set, the screenshots in docs/console.md are refreshed; otherwise they go to /tmp. */
+const SHOTS = process.env.CONSOLE_SCREENSHOTS ? 'docs/console' : '/tmp';
 
 describeWithBrowser('cohorts in the console', () => {
   const harness = useConsoleHarness();
