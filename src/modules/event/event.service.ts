@@ -42,7 +42,10 @@ export const EventService = {
     const search = args.search ? args.search : null;
     if (search !== null && search.length > MAX_NAME_SEARCH) throw fieldErrors.maxLength('search', MAX_NAME_SEARCH);
     const limit = Number.isInteger(args.limit) && (args.limit as number) > 0 ? Math.min(args.limit as number, 1000) : 100;
-    return ctx.work.run(() => EventStore.names(ctx.em, project.id, search, limit));
+    return ctx.work.run((signal) => {
+      signal.throwIfAborted();
+      return EventStore.names(ctx.em, project.id, search, limit);
+    });
   },
 };
 

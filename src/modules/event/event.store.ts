@@ -35,7 +35,8 @@ export const EventStore = {
    * and each name's latest timestamp is one more probe of the same index.
    */
   async names(em: EntityManager, projectId: number, search: string | null, limit: number): Promise<string[]> {
-    const rows: Array<{ event: string }> = await em.getConnection().execute(
+    // Bound as parameters by the driver (knex's raw), not spliced into the text: a `?` in the search must stay a `?`.
+    const { rows }: { rows: Array<{ event: string }> } = await em.getKnex().raw(
       `with recursive names(event) as (
          (select e.event from event e where e.project_id = ? order by e.event limit 1)
          union all
