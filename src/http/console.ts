@@ -33,15 +33,16 @@ function builtConsole(): string {
 
 /** GET and HEAD of the console's pages and assets; anything else passes on. */
 export function consoleMiddleware(directory = builtConsole()): Middleware {
-  const assets = new Map<string, StaticFile | null>();
+  const assets = new Map<string, StaticFile>();
   let index: StaticFile | null | undefined;
   return async (koa, next) => {
     if (koa.method !== 'GET' && koa.method !== 'HEAD') return next();
     if (ASSET.test(koa.path)) {
       const name = koa.path.slice('/assets/'.length);
-      if (!assets.has(name)) assets.set(name, loadStaticFile(path.join(directory, 'assets', name)));
-      const file = assets.get(name);
+      // Only files found are kept: a name that is not there costs a stat, never memory.
+      const file = assets.get(name) ?? loadStaticFile(path.join(directory, 'assets', name));
       if (!file) return next();
+      assets.set(name, file);
       koa.state.routeLabel = '/assets/:file';
       koa.set('Content-Security-Policy', CONSOLE_CSP);
       return sendStaticFile(koa, file, 'public, max-age=31536000, immutable');

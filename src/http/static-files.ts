@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -41,8 +41,9 @@ const compressors: Record<Encoding, (body: Buffer) => Promise<Buffer>> = {
   gzip: (body) => promisify(gzip)(body, { level: 9 }),
 };
 
+/** The file, or null when there is no regular file by that name (`/assets/..` names a directory). */
 export function loadStaticFile(file: string): StaticFile | null {
-  if (!existsSync(file)) return null;
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return null;
   const body = readFileSync(file);
   return {
     body,
@@ -76,6 +77,8 @@ export async function sendStaticFile(koa: Context, file: StaticFile, cacheContro
   if (!body) {
     body = compressors[encoding](file.body);
     file.encoded.set(encoding, body);
+    // A failed compression is tried again by the next request, not remembered.
+    body.catch(() => file.encoded.delete(encoding));
   }
   koa.set('Content-Encoding', encoding);
   koa.body = await body;

@@ -325,6 +325,17 @@ describe('the console as served', () => {
 
   it('leaves the API alone: unknown assets and API paths answer as before', async () => {
     expect((await fetch(`${app.baseUrl}/assets/nothing-here.js`)).status).toBe(404);
+    // Dot segments sent as they are (a URL would resolve them): a directory is not an asset.
+    const { hostname, port } = new URL(app.baseUrl);
+    for (const path of ['/assets/..', '/assets/.']) {
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        httpGet({ hostname, port, path }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        }).on('error', reject);
+      });
+      expect([path, status]).toEqual([path, 404]);
+    }
     expect((await fetch(`${app.baseUrl}/flags/?v=2`, { method: 'POST', body: '{}' })).status).toBe(401);
     expect((await fetch(`${app.baseUrl}/api/projects/`, { headers: { accept: 'text/html' } })).status).not.toBe(200);
   });
