@@ -41,6 +41,8 @@ function flagVariants(filters: Record<string, unknown>): FlagVariant[] {
  * SPEC-GAP: the API has no such field; the console's experiment list shows it (docs/console.md).
  */
 export async function exposureCount(ctx: AppContext, experiment: Experiment): Promise<number | null> {
+  // Checked here, as the results are: an experiment can be reached from other roots than the experiment queries.
+  await accessProject(ctx, experiment.project.id, 'experiment:read');
   if (!experiment.startDate) return null;
   const flag = (await ctx.loaders.flag.load(experiment.featureFlag.id))!;
   const group = experiment.filters.aggregation_group_type_index;
