@@ -241,7 +241,7 @@ describe('GraphQL dashboards', () => {
     for (const bad of ['', '7d', '-1m', 'all', '2026-01-01', '-12345d', `-${'9'.repeat(40)}d`]) {
       const refused = await app.graphql(RANGED, { projectId, id: flag.usageDashboardId, dateFrom: bad }, world.owner.key);
       expect(refused.body.errors?.[0]).toMatchObject({
-        message: 'Expected a relative range like -7d or -2w (days or weeks before today, at most 365 days).',
+        message: 'Expected a relative range like -7d or -2w (days or weeks before today; more than 365 days reads 365).',
         extensions: { code: 'BAD_USER_INPUT', type: 'validation_error', reason: 'invalid_input', attr: 'dateFrom' },
       });
     }

@@ -8,6 +8,9 @@ export const dashboardErrors = {
   noEnrichedAnalytics: () => fieldErrors.invalidInput('No enriched analytics available for this feature flag'),
   /** SPEC-GAP: the API document has no read-time range; the message names the forms understood. */
   badDateFrom: () =>
-    fieldErrors.invalidInput('Expected a relative range like -7d or -2w (days or weeks before today, at most 365 days).', 'dateFrom'),
+    fieldErrors.invalidInput(
+      'Expected a relative range like -7d or -2w (days or weeks before today; more than 365 days reads 365).',
+      'dateFrom',
+    ),
   unableToEnrich: () => fieldErrors.invalidInput('Unable to enrich usage dashboard'),
 };

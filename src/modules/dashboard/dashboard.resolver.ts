@@ -71,8 +71,8 @@ export class DashboardResolver {
     @Arg('dateFrom', () => String, {
       nullable: true,
       description:
-        "This read's range instead of the dashboard's `date_from` (which is not changed): `-7d`, `-2w`, … up to 365 days; " +
-        'anything else is refused.',
+        "This read's range instead of the dashboard's `date_from` (which is not changed): `-7d`, `-2w`, … (a longer range " +
+        'reads 365 days, as a stored one does); any other form is refused.',
     })
     dateFrom?: string | null,
   ) {

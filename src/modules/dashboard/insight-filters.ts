@@ -52,8 +52,9 @@ export function parseDaysBack(value: unknown): number | null {
 
 /**
  * A caller's range for one read (`Dashboard.tiles(dateFrom:)`): the forms `parseDaysBack` understands,
- * answered as the `date_from` to read with, or null when it is not one of them (the caller refuses
- * it: unlike a stored filter, a range asked for is never silently replaced by another).
+ * answered as the `date_from` to read with (over 365 days reads 365, as a stored range does), or
+ * null when it is not one of them (the caller refuses it: unlike a stored filter's, a form not
+ * understood is never replaced by the dashboard's range).
  */
 export function parseDateFromOverride(value: string): string | null {
   if (value.length > 16) return null;
