@@ -217,6 +217,8 @@ describeWithBrowser('cohorts in the console', () => {
     const { page } = await open();
     await signIn(page, world.owner.key);
     await goToCohorts(page);
+    // The rows arrive after the heading: read them once the last cohort made so far is listed.
+    await page.getByRole('table').getByRole('link', { name: 'Beta testers', exact: true }).waitFor();
     const rows = await page
       .getByRole('table')
       .locator('tbody tr')

@@ -304,7 +304,8 @@ describeWithBrowser('experiments in the console', () => {
     expect([api.significance_code, api.srm]).toEqual(['significant', false]);
     await page.getByRole('button', { name: 'Refresh results' }).click();
     const table = page.getByRole('table', { name: 'Results', exact: true });
-    await table.locator('tbody tr').first().waitFor();
+    // The refreshed result, not the empty one shown at launch: 120 actors entered in each variant.
+    await table.getByRole('cell', { name: '120', exact: true }).nth(1).waitFor();
     const rows = await table
       .locator('tbody tr')
       .evaluateAll((trs: any[]) => trs.map((tr) => Array.from(tr.children, (cell: any) => String(cell.textContent ?? '').trim())));
