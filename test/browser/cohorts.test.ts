@@ -165,13 +165,27 @@ describeWithBrowser('cohorts in the console', () => {
     await page.getByRole('button', { name: 'Add filter' }).first().click();
     const filter = page.getByRole('group', { name: 'Condition set 1, filter 1' });
     await filter.getByRole('combobox').first().selectOption('cohort');
-    await filter.getByRole('combobox').nth(1).selectOption({ label: 'Paying beta testers (dynamic)' });
+    await filter.getByRole('combobox', { name: 'Cohort' }).selectOption({ label: 'Paying beta testers (dynamic)' });
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'picked-cohort' }).waitFor();
     const [flag] = (await rest(`${flagsPath()}/?search=picked-cohort`)).body.results;
     expect(flag.filters.groups[0].properties).toEqual([{ key: 'id', type: 'cohort', operator: 'in', value: ids.dynamic }]);
     expect((await rest(`${flagsPath()}/evaluation_reasons?distinct_id=st-3`)).body['picked-cohort'].value).toBe(true);
+
+    // "not in the cohort" is saved as not_in, and an edit that leaves it alone keeps it.
+    const saveEdit = async (change?: () => Promise<unknown>) => {
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('heading', { name: 'Edit picked-cohort' }).waitFor();
+      await change?.();
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('heading', { name: 'picked-cohort' }).waitFor();
+    };
+    await saveEdit(() => filter.getByRole('combobox', { name: 'Membership' }).selectOption({ label: 'not in the cohort' }));
+    await saveEdit();
+    const operator = async () => (await rest(`${flagsPath()}/${flag.id}/`)).body.filters.groups[0].properties[0].operator;
+    await expect(operator()).resolves.toBe('not_in');
+    expect((await rest(`${flagsPath()}/evaluation_reasons?distinct_id=st-3`)).body['picked-cohort'].value).toBe(false);
   });
 
   it('shows a reference cycle refused by the server at the definition, and adds static members', async () => {

@@ -1,7 +1,7 @@
 import { useQuery } from '@apollo/client/react';
 import { useConsole } from '../Layout';
 import { CHOICES_LIMIT, CohortChoices } from '../cohorts/queries';
-import { OPERATORS, type ConditionSet, type PropertyRow } from './filters-model';
+import { OPERATORS, cohortOperator, type ConditionSet, type PropertyRow } from './filters-model';
 
 /** The release conditions: condition sets of property or cohort filters, each with its rollout. */
 export function ConditionsEditor({
@@ -44,7 +44,7 @@ export function ConditionsEditor({
                     const type = event.target.value as PropertyRow['type'];
                     // A property's value is no cohort id, nor the other way round.
                     const crossing = (type === 'cohort') !== (property.type === 'cohort');
-                    setProperty(ci, pi, crossing ? { type, value: '' } : { type });
+                    setProperty(ci, pi, crossing ? { type, value: '', operator: type === 'cohort' ? 'in' : 'exact' } : { type });
                   }}
                 >
                   <option value="person">Person property</option>
@@ -68,7 +68,18 @@ export function ConditionsEditor({
                     </select>
                   </label>
                 </>
-              ) : null}
+              ) : (
+                <label>
+                  Membership{' '}
+                  <select
+                    value={cohortOperator(property.operator)}
+                    onChange={(event) => setProperty(ci, pi, { operator: event.target.value })}
+                  >
+                    <option value="in">in the cohort</option>
+                    <option value="not_in">not in the cohort</option>
+                  </select>
+                </label>
+              )}
               {property.type === 'cohort' && pickCohorts ? (
                 <label>
                   Cohort{' '}

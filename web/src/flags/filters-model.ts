@@ -145,6 +145,9 @@ export function localProblems(model: FlagFormModel): Record<string, string> {
   return problems;
 }
 
+/** A cohort filter is `in` or `not_in` (docs/evaluation.md): anything else a row carries from another type is `in`. */
+export const cohortOperator = (operator: string) => (operator === 'not_in' ? 'not_in' : 'in');
+
 /** The API's `filters` for the model. */
 export function filtersOf(model: FlagFormModel): Json {
   const filters: Json = {
@@ -152,7 +155,7 @@ export function filtersOf(model: FlagFormModel): Json {
       properties: condition.properties.map((row) => ({
         key: row.type === 'cohort' ? 'id' : row.key.trim(),
         type: row.type,
-        operator: row.type === 'cohort' ? 'in' : row.operator,
+        operator: row.type === 'cohort' ? cohortOperator(row.operator) : row.operator,
         value: valueOf(row),
         ...(row.type === 'group' ? { group_type_index: model.groupTypeIndex } : {}),
       })),
