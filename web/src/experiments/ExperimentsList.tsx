@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@apollo/client/react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { graphql } from '../gql';
 import type { ExperimentStatus } from '../gql/graphql';
 import { useConsole } from '../Layout';
@@ -8,6 +8,7 @@ import { ErrorMessage } from '../errors';
 import { statusOf, when } from './experiment-model';
 import './experiments.css';
 import { Pager } from '../Pager';
+import { useListParams } from '../list-params';
 
 const PAGE = 20;
 
@@ -42,11 +43,10 @@ const STATUSES: Record<string, ExperimentStatus | null> = {
 export function ExperimentsList() {
   const { projectId, canWrite } = useConsole();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const { params, update, page } = useListParams(['all', 'false']);
   const search = params.get('search') ?? '';
   const status = params.get('status') ?? 'all';
   const archived = params.get('archived') === 'true';
-  const page = Math.max(1, Number(params.get('page')) || 1);
   const [searchText, setSearchText] = useState(search);
 
   const { data, error, loading } = useQuery(ExperimentsQuery, {
@@ -61,15 +61,6 @@ export function ExperimentsList() {
     },
     fetchPolicy: 'cache-and-network',
   });
-  const update = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value === null || value === '' || value === 'all' || value === 'false') next.delete(name);
-      else next.set(name, value);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next);
-  };
   const rows = data?.experiments.results ?? [];
   const count = data?.experiments.count ?? 0;
   const pages = Math.max(1, Math.ceil(count / PAGE));

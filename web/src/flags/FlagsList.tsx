@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@apollo/client/react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { graphql } from '../gql';
 import { useConsole } from '../Layout';
 import { ErrorMessage, refusalOf } from '../errors';
 import { rolloutSummary } from './rollout-summary';
 import { Pager } from '../Pager';
+import { useListParams } from '../list-params';
 
 const PAGE = 20;
 
@@ -74,12 +75,11 @@ const when = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() 
 export function FlagsList() {
   const { projectId, canWrite, canRead } = useConsole();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const { params, update, page } = useListParams(['all', 'anyone']);
   const search = params.get('search') ?? '';
   const status = params.get('status') ?? 'all';
   const tag = params.get('tag') ?? '';
   const creator = params.get('creator') ?? 'anyone';
-  const page = Math.max(1, Number(params.get('page')) || 1);
   const [searchText, setSearchText] = useState(search);
   const [toggleProblem, setToggleProblem] = useState<{ key: string; message: string } | null>(null);
 
@@ -97,15 +97,6 @@ export function FlagsList() {
     },
   });
   const [toggle] = useMutation(ToggleMutation);
-  const update = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value === null || value === '' || value === 'all' || value === 'anyone') next.delete(name);
-      else next.set(name, value);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next);
-  };
   const rows = data?.featureFlags.results ?? [];
   const count = data?.featureFlags.count ?? 0;
   const pages = Math.max(1, Math.ceil(count / PAGE));
