@@ -24,8 +24,8 @@ export function forkBench(script: string, env: NodeJS.ProcessEnv): ChildProcess 
   return fork(path.join(DIST, 'bench', script), [], { env: { ...process.env, ...env }, stdio: [...STDIO, 'ipc'] });
 }
 
-export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [script, ...args], { env, stdio: [...STDIO] });
+export function spawnNode(script: string, args: string[], env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, script, ...args], { env, stdio: [...STDIO] });
 }
 
 /** The next IPC message of `child` that `accept` takes, or an error if the child exits or `ms` pass first. */

@@ -30,7 +30,9 @@ function serviceEnv(database: NodeJS.ProcessEnv, port: number): NodeJS.ProcessEn
 export async function startService(database: NodeJS.ProcessEnv): Promise<RunningService> {
   const port = await freePort();
   const env = serviceEnv(database, port);
-  const child = spawnNode(path.join(DIST, 'src/main.js'), [], env);
+  // BENCH_PROFILE=<dir>: the service writes a CPU profile there when it stops (`node --cpu-prof`).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
+  const child = spawnNode(path.join(DIST, 'src/main.js'), [], env, profile);
   const url = `http://127.0.0.1:${port}`;
   let exit: string | undefined;
   child.once('exit', (code, signal) => {

@@ -8,25 +8,20 @@ import { listenForChanges } from './db/change-listener';
 import { readCorsOrigins, readMetricsToken, readRateLimitConfig, type RateLimitConfig } from './config';
 import { AppError, requestErrors, translate } from './errors';
 import { apolloMiddleware } from './graphql/apollo-koa';
-import { graphiqlMiddleware } from './graphql/graphiql';
-import { consoleMiddleware } from './http/console';
-import { posthogStatic } from './http/posthog-static';
 import { formatGraphQLError, isInternal } from './graphql/errors';
 import { apolloLimits } from './graphql/limits';
 import { buildAppSchema, buildPublicSchema } from './graphql/schema';
-import { captureHandler } from './rest/capture.handler';
 import { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
 import { localEvaluationDefinitions } from './modules/flag-evaluation/local-evaluation';
-import { restRouter } from './rest/adapter';
-import { remoteEvaluationHandler } from './rest/remote-evaluation.handler';
+import { restRows } from './rest/adapter';
 import { parseBody } from './rest/body';
-import { routes } from './rest/routes';
-import { serveOpenApi } from './openapi/serve';
+import { endpoints, routes } from './rest/routes';
+import { dispatch } from './http/dispatch';
 import { redactUrl, requestLogging, safeLogger } from './http/logging';
 import { createRateLimiter } from './http/rate-limit';
-import { Metrics, metricsEndpoint, poolUsageOf, routeLabel } from './http/metrics';
-import { probes } from './http/probes';
-import { requestWork, type RequestWork } from './http/request-work';
+import { Metrics, poolUsageOf, routeLabel } from './http/metrics';
+import type { AppParts } from './http/route-policy';
+import type { RequestWork } from './http/request-work';
 import { adminCors, securityHeaders } from './http/security';
 
 export interface AppDeps {
@@ -120,49 +115,34 @@ export async function createApp({
   await listener?.ready;
   // The refresh budget lives in the limiter's store (memory or Redis); it is called per request, once both exist.
   const makeContext = contextFactory({ em: orm.em, definitions, refreshBudget: (caller) => limiter.refresh(caller) });
-  const limiter = await createRateLimiter({ config: rateLimit, routes, logger, makeContext });
-  const cors = adminCors(corsOrigins);
+  const limiter = await createRateLimiter({ config: rateLimit, logger, makeContext });
   const metrics = new Metrics({
     pool: () => poolUsageOf(orm.em.getConnection().getKnex()),
     definitionsCache: () => definitions.counts,
   });
+  const parts: AppParts = {
+    orm,
+    logger,
+    metrics,
+    makeContext,
+    graphql: apolloMiddleware(apollo, makeContext),
+    schema,
+    routes,
+    endpoints,
+    metricsToken,
+  };
   const app = new Koa({ proxy: trustProxy });
   // What Koa reports outside a response (a client's malformed request or dropped socket) goes to the
   // service's log, not Koa's console.error.
   app.on('error', (error: unknown) => logger.warn({ err: error }, 'http error'));
-  // X-Request-Id and the access log, then security headers: outside the error middleware, so errors get both.
+  // Every request: X-Request-Id and the access log, then security headers, outside the error middleware so errors get both.
   app.use(requestLogging(logger, metrics, routeLabel));
   app.use(securityHeaders());
   app.use(errorMiddleware(logger));
-  // Before anything makes a context: a request's computations stop when it is answered or its client leaves.
-  app.use(requestWork());
-  app.use(async (ctx, next) => {
-    if (ctx.path !== '/_health' || ctx.method !== 'GET') return next();
-    await orm.em.getConnection().execute('select 1');
-    ctx.body = { status: 'ok' };
-  });
-  // /_livez (the process answers) and /_readyz (the database answers too): docs/operations.md.
-  app.use(probes(orm, logger));
-  app.use(metricsEndpoint(metrics, metricsToken));
-  app.use(graphiqlMiddleware());
-  // The console's pages and assets (web/, built into dist/web).
-  app.use(consoleMiddleware());
-  // posthog-js's bundles for PostHog's snippet, from the pinned package (docs/remote-evaluation.md).
-  app.use(posthogStatic());
-  // The capture endpoints read (and decompress) their own bodies: before the REST body parser.
-  app.use(captureHandler(orm, logger, metrics.ingested));
-  // Remote evaluation and the browser config (/flags, /decide, /array/:token/config) likewise.
-  app.use(remoteEvaluationHandler(makeContext, logger));
-  if (cors) app.use(cors);
-  app.use(parseBody());
-  // After the body parser (a key may be in the body), before anything that serves: §1.3 check 3.
-  app.use(limiter.middleware);
-  // GET /api/schema/: the OpenAPI document generated from the route table (src/openapi/).
-  app.use(serveOpenApi(schema, routes));
-  const graphql = apolloMiddleware(apollo, makeContext);
-  app.use(async (ctx, next) => (ctx.path === '/graphql' || ctx.path === '/graphql/' ? graphql(ctx, next) : next()));
-  const router = restRouter(schema, routes, makeContext);
-  app.use(router.routes());
+  // Then the row of the route table that serves the path, behind only the stages its policy names
+  // (src/http/dispatch.ts); a path no row serves is 404.
+  const pipeline = { limiter, adminCors: adminCors(corsOrigins), parseBody: parseBody() };
+  app.use(dispatch(restRows(schema, routes, makeContext), endpoints, parts, pipeline));
   app.use(async () => {
     throw requestErrors.notFound();
   });

@@ -6,7 +6,7 @@ import { buildOpenApiDocument, openApiPath } from '../src/openapi/document';
 import { OPENAPI_FILE, printOpenApi } from '../src/openapi/emit-openapi';
 import { openApiDocument } from '../src/openapi/serve';
 import { handlerRoute, projectScope, type Route } from '../src/rest/route';
-import { routes } from '../src/rest/routes';
+import { endpoints, routes } from '../src/rest/routes';
 import { parseMetric, type Metric } from '../src/modules/experiment/results/metric';
 import { funnelResult, trendResult, type ShapeInput } from '../src/modules/experiment/results/results.shape';
 import { checkResponse, contractProblem } from './helpers/openapi-contract';
@@ -18,7 +18,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 describe('the OpenAPI document', () => {
   let document: Json;
   beforeAll(async () => {
-    document = openApiDocument(await buildAppSchema(), routes);
+    document = openApiDocument(await buildAppSchema(), routes, endpoints);
   });
 
   it('is committed exactly as the code generates it (run `npm run openapi:emit` after changing routes or types)', async () => {

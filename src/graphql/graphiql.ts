@@ -178,22 +178,21 @@ function send(ctx: Context, type: string, body: Buffer | string, gzip?: Buffer) 
   ctx.body = body;
 }
 
-export function graphiqlMiddleware(): Middleware {
+/** GET /graphql/assets/:file: GraphiQL's files; a name that is not one of them is 404. */
+export function graphiqlAssets(): Middleware {
   return async (ctx, next) => {
-    if (ctx.path.startsWith(GRAPHIQL_ASSETS)) {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-      const found = loadAssets().get(ctx.path.slice(GRAPHIQL_ASSETS.length));
-      if (!found) return next();
-      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      send(ctx, found.type, found.body, found.gzip);
-      return;
-    }
-    if ((ctx.path === '/graphql' || ctx.path === '/graphql/') && wantsPage(ctx)) {
-      // The page is tiny and names the current asset files: always revalidated.
-      ctx.set('Cache-Control', 'no-cache');
-      send(ctx, 'text/html; charset=utf-8', html());
-      return;
-    }
-    return next();
+    const found = loadAssets().get(String(ctx.params.file));
+    if (!found) return next();
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    send(ctx, found.type, found.body, found.gzip);
   };
+}
+
+/** The GraphiQL page, for a GET /graphql that a browser sent (wantsPage); null for any other request. */
+export function graphiqlPage(ctx: Context): boolean {
+  if (!wantsPage(ctx)) return false;
+  // The page is tiny and names the current asset files: always revalidated.
+  ctx.set('Cache-Control', 'no-cache');
+  send(ctx, 'text/html; charset=utf-8', html());
+  return true;
 }

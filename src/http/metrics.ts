@@ -2,6 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { authErrors } from '../errors';
+import { metricsDocs } from '../openapi/endpoint-docs';
+import type { RouteAuth } from '../rest/route';
+import { PLAIN, type Endpoint } from './route-policy';
 
 /**
  * Prometheus metrics (docs/operations.md). One registry per app, so apps built side by side (tests)
@@ -13,38 +16,11 @@ import { authErrors } from '../errors';
 
 /** What Node's HTTP parser accepts is already bounded; anything outside the usual few is labelled OTHER. */
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-/**
- * Paths served by handlers outside the route table, labelled as themselves (trailing slash dropped).
- * A handler added outside the route table belongs here, or its requests count as `(unmatched)`.
- */
-const FIXED_PATHS = new Set([
-  '/graphql',
-  '/batch',
-  '/capture',
-  '/e',
-  '/i/v0/e',
-  '/flags',
-  '/decide',
-  '/api/schema',
-  '/_health',
-  '/_livez',
-  '/_readyz',
-  '/metrics',
-]);
-/** The browser config path holds the project's token: never a label. */
-const CONFIG_PATH = /^\/array\/[^/]+\/config(\.js)?$/;
 const UNMATCHED = '(unmatched)';
 
-/** The label for a request's route: the route table's pattern, a handler's own label, a fixed path, or `(unmatched)`. */
+/** The label for a request's route: the pattern of the route-table row that took it (src/http/dispatch.ts), else `(unmatched)`. */
 export function routeLabel(ctx: Context): string {
-  const matched = (ctx as Context & { _matchedRoute?: unknown })._matchedRoute;
-  if (typeof matched === 'string') return matched;
-  if (typeof ctx.state.routeLabel === 'string') return ctx.state.routeLabel; // set by a handler outside the table (the console)
-  const path = ctx.path.length > 1 && ctx.path.endsWith('/') ? ctx.path.slice(0, -1) : ctx.path;
-  if (FIXED_PATHS.has(path)) return path;
-  if (path.startsWith('/graphql/assets/')) return '/graphql/assets/:file';
-  if (CONFIG_PATH.test(path)) return path.endsWith('.js') ? '/array/:token/config.js' : '/array/:token/config';
-  return UNMATCHED;
+  return typeof ctx.state.routeLabel === 'string' ? ctx.state.routeLabel : UNMATCHED;
 }
 
 /** The knex (tarn) pool's counts; null before the pool exists. */
@@ -287,10 +263,9 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
  * the request names no forwarding (a reverse proxy on the same host would otherwise make every
  * client look local).
  */
-export function metricsEndpoint(metrics: Metrics, token: string | undefined): Middleware {
+function metricsHandler(metrics: Metrics, token: string | undefined): Middleware {
   const expected = token ? Buffer.from(`Bearer ${token}`) : null;
-  return async (ctx, next) => {
-    if (ctx.path !== '/metrics' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+  return async (ctx) => {
     if (expected) {
       const given = Buffer.from(ctx.get('Authorization'));
       if (!given.length) throw authErrors.notAuthenticated();
@@ -304,3 +279,17 @@ export function metricsEndpoint(metrics: Metrics, token: string | undefined): Mi
     ctx.body = await metrics.render();
   };
 }
+
+/** The metrics token, or this host only: checked by the handler (docs/operations.md). */
+const metricsAccess: RouteAuth = { describe: 'METRICS_TOKEN as a bearer token, or this host only', check: async () => undefined };
+
+export const metricsEndpoints: Endpoint[] = [
+  {
+    path: '/metrics',
+    methods: ['GET'],
+    auth: metricsAccess,
+    policy: PLAIN,
+    create: ({ metrics, metricsToken }) => metricsHandler(metrics, metricsToken),
+    docs: [metricsDocs],
+  },
+];

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Middleware } from 'koa';
-import { sdkCors } from './sdk-cors';
+import { PLAIN, publicAccess, type Endpoint } from './route-policy';
 import { loadStaticFile, sendStaticFile, type StaticFile } from './static-files';
 
 /**
@@ -18,7 +18,6 @@ const PACKAGE_DIR = path.dirname(require.resolve('posthog-js/package.json'));
 const DIST = path.join(PACKAGE_DIR, 'dist');
 export const POSTHOG_JS_VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
 
-const STATIC_PATH = /^\/static\/(?:([^/]+)\/)?([^/]+)$/;
 const VERSIONED_CACHE = 'public, max-age=31536000, immutable';
 const UNVERSIONED_CACHE = 'public, max-age=3600';
 
@@ -27,15 +26,12 @@ function bundleNames(): Set<string> {
   return new Set(readdirSync(DIST).filter((name) => /^[a-z0-9][a-z0-9.-]*\.js$/.test(name)));
 }
 
-export function posthogStatic(): Middleware {
+function serveBundle(): Middleware {
   let names: Set<string> | null = null;
   const files = new Map<string, StaticFile | null>();
-  return async (koa, next) => {
-    const match = STATIC_PATH.exec(koa.path);
-    if (!match || (koa.method !== 'GET' && koa.method !== 'HEAD')) return next();
-    koa.state.routeLabel = match[1] === undefined ? '/static/:file' : '/static/:version/:file';
-    sdkCors(koa);
-    const [, version, name] = match;
+  return async (koa) => {
+    const version = koa.params.version as string | undefined;
+    const name = String(koa.params.file);
     names ??= bundleNames();
     if (!names.has(name)) {
       koa.status = 404;
@@ -50,3 +46,12 @@ export function posthogStatic(): Middleware {
     return sendStaticFile(koa, files.get(name)!, pinned ? VERSIONED_CACHE : UNVERSIONED_CACHE);
   };
 }
+
+/** Any origin may load them: the SDK's CORS, a 404 included. */
+export const posthogStaticEndpoints: Endpoint[] = ['/static/:file', '/static/:version/:file'].map((path) => ({
+  path,
+  methods: ['GET'],
+  auth: publicAccess,
+  policy: { ...PLAIN, cors: 'sdk' },
+  create: serveBundle,
+}));

@@ -1,4 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { healthDocs, livezDocs, readyzDocs } from '../openapi/endpoint-docs';
+import { PLAIN, publicAccess, type Endpoint } from './route-policy';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 
@@ -14,15 +16,10 @@ export const READINESS_TIMEOUT_MS = 2000;
  * stops sending traffic on 503 and resumes on 200; the process itself keeps running and reconnects.
  * The change of state is logged once each way, not on every probe.
  */
-export function probes(orm: MikroORM, logger: Logger, timeoutMs = READINESS_TIMEOUT_MS): Middleware {
+function readiness(orm: MikroORM, logger: Logger, timeoutMs = READINESS_TIMEOUT_MS): Middleware {
   let lastReady: boolean | null = null;
-  return async (ctx, next) => {
-    if ((ctx.path !== '/_readyz' && ctx.path !== '/_livez') || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+  return async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    if (ctx.path === '/_livez') {
-      ctx.body = { status: 'alive' };
-      return;
-    }
     let timer: NodeJS.Timeout | undefined;
     let problem: string | null = null;
     try {
@@ -47,3 +44,39 @@ export function probes(orm: MikroORM, logger: Logger, timeoutMs = READINESS_TIME
     ctx.body = ready ? { status: 'ready' } : { status: 'unavailable', database: 'unreachable' };
   };
 }
+
+/** The probes' rows (docs/operations.md): GET /_health, /_livez and /_readyz, public, no body, no limit. */
+export const probeEndpoints: Endpoint[] = [
+  {
+    path: '/_health',
+    methods: ['GET'],
+    auth: publicAccess,
+    policy: PLAIN,
+    create: ({ orm }) =>
+      async function health(ctx) {
+        await orm.em.getConnection().execute('select 1');
+        ctx.body = { status: 'ok' };
+      },
+    docs: [healthDocs],
+  },
+  {
+    path: '/_livez',
+    methods: ['GET'],
+    auth: publicAccess,
+    policy: PLAIN,
+    create: () =>
+      function livez(ctx) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { status: 'alive' };
+      },
+    docs: [livezDocs],
+  },
+  {
+    path: '/_readyz',
+    methods: ['GET'],
+    auth: publicAccess,
+    policy: PLAIN,
+    create: ({ orm, logger }) => readiness(orm, logger),
+    docs: [readyzDocs],
+  },
+];

@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { authenticate, parseId, type Caller } from '../auth/access';
@@ -8,8 +7,8 @@ import type { AppContext, RefreshBudget } from '../context';
 import { AppError, requestErrors } from '../errors';
 import { OrganizationStore } from '../modules/organization/organization.store';
 import { ProjectStore } from '../modules/project/project.store';
-import { localEvaluationScope, type Route } from '../rest/route';
 import { isUuid } from '../validation/fields';
+import type { RoutePolicy } from './route-policy';
 import { MemorySlidingWindowStore, type BucketSpec, type HitResult, type SlidingWindowStore } from './sliding-window';
 
 /**
@@ -39,55 +38,28 @@ const policyOf = (buckets: Bucket[]): Policy => ({
   header: buckets.map((bucket) => `${bucket.limit};w=${bucket.windowMs / 1000}`).join(', '),
 });
 
-const PROJECT_PATH = /^\/api\/projects\/([^/]+)(?:\/|$)/i;
-const ORGANIZATION_PATH = /^\/api\/organizations\/([^/]+)(?:\/|$)/i;
-const GRAPHQL_PATH = /^\/graphql\/?$/;
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/**
- * The SDK polling paths (§4.5): the route table's rows guarded by the local-evaluation auth, matched
- * as the REST router matches them (any method). null: not one of them; else the path's project
- * reference (undefined on the paths that take it from `?token=`).
- */
-function localEvaluationPaths(routes: Route[]): (path: string) => { projectRef: string | undefined } | null {
-  const router = new Router();
-  for (const route of routes) if (route.auth === localEvaluationScope) router.all(route.path, () => undefined);
-  return (path) => {
-    const [layer] = router.match(path, 'GET').path;
-    return layer ? { projectRef: layer.params(path, layer.captures(path)).project_id } : null;
-  };
-}
-
 /** A failed credential (unknown key, secret or token), as opposed to none at all or a refusal after authentication. */
 const isBadCredential = (error: unknown) => error instanceof AppError && error.status === 401 && error.code === 'authentication_failed';
 
 export interface RateLimiter {
-  middleware: Middleware;
+  /** The stage a row's `limit` policy adds to its pipeline (src/http/dispatch.ts); null: nothing to do. */
+  stage(limit: RoutePolicy['limit']): Middleware | null;
   /** Charges one `refresh` of results to the caller's key (see refreshPolicy). */
   refresh: RefreshBudget;
   close(): Promise<void>;
 }
 
 /** A limiter with nothing to do: RATE_LIMIT_ENABLED=false (no buckets, no headers). */
-const disabled: RateLimiter = { middleware: (_ctx, next) => next(), refresh: async () => undefined, close: async () => undefined };
+const disabled: RateLimiter = { stage: () => null, refresh: async () => undefined, close: async () => undefined };
 
 export interface RateLimiterOptions {
   config: RateLimitConfig;
-  /** The REST route table, for the SDK polling paths. */
-  routes: Route[];
   logger: Logger;
   makeContext: (koa: Context) => AppContext;
 }
 
 /** In memory per process, or shared through Redis with REDIS_URL. */
-export async function createRateLimiter({ config, routes, logger, makeContext }: RateLimiterOptions): Promise<RateLimiter> {
+export async function createRateLimiter({ config, logger, makeContext }: RateLimiterOptions): Promise<RateLimiter> {
   if (!config.enabled) return disabled;
   let store: SlidingWindowStore;
   if (config.redisUrl) {
@@ -101,7 +73,6 @@ export async function createRateLimiter({ config, routes, logger, makeContext }:
     store = new MemorySlidingWindowStore();
   }
   const prefix = config.redisPrefix;
-  const localEvaluationPath = localEvaluationPaths(routes);
   const keyPolicy = policyOf([
     { name: 'burst', limit: config.burstPerMinute, windowMs: MINUTE_MS },
     { name: 'sustained', limit: config.sustainedPerHour, windowMs: HOUR_MS },
@@ -130,28 +101,30 @@ export async function createRateLimiter({ config, routes, logger, makeContext }:
     return result.admitted ? null : throttled(koa, badCredentialPolicy, result);
   }
 
-  const middleware: Middleware = async (koa, next) => {
+  /** The SDK polling rows (§4.5): the project's budget, whatever the credential. */
+  const localEvaluation: Middleware = async (koa, next) => {
     const ctx = makeContext(koa);
     // Unauthenticated requests are not limited (§1.6); they are answered 401 wherever a key is needed.
     if (!ctx.credential) return next();
-
-    const local = localEvaluationPath(koa.path);
-    if (local) {
-      // SPEC-GAP: docs/rest-api.md §1.3 puts the rate limit before the key's project/scope/membership checks; here the
-      // per-project SDK budget is charged only once the credential may read the project, or anyone
-      // holding any key could spend (and so stop) another project's SDK polling.
-      let projectId: number;
-      try {
-        projectId = (await accessLocalEvaluation(ctx, local.projectRef)).projectId;
-      } catch (error) {
-        throw (await badCredential(koa, error)) ?? error;
-      }
-      const result = await hit(localPolicy, `project:${projectId}`);
-      setHeaders(koa, localPolicy, result);
-      if (!result.admitted) throw throttled(koa, localPolicy, result);
-      return next();
+    // SPEC-GAP: docs/rest-api.md §1.3 puts the rate limit before the key's project/scope/membership checks; here the
+    // per-project SDK budget is charged only once the credential may read the project, or anyone
+    // holding any key could spend (and so stop) another project's SDK polling.
+    let projectId: number;
+    try {
+      projectId = (await accessLocalEvaluation(ctx, koa.params?.project_id)).projectId;
+    } catch (error) {
+      throw (await badCredential(koa, error)) ?? error;
     }
+    const result = await hit(localPolicy, `project:${projectId}`);
+    setHeaders(koa, localPolicy, result);
+    if (!result.admitted) throw throttled(koa, localPolicy, result);
+    return next();
+  };
 
+  /** Rows a personal key calls: its burst and sustained budgets; failed credentials per address. */
+  const byKey: Middleware = async (koa, next) => {
+    const ctx = makeContext(koa);
+    if (!ctx.credential) return next();
     let caller: Caller;
     try {
       caller = await authenticate(ctx);
@@ -165,7 +138,7 @@ export async function createRateLimiter({ config, routes, logger, makeContext }:
     setHeaders(koa, keyPolicy, result);
     if (!result.admitted) {
       // §1.3: an unknown project or organization in the path (404) answers before the rate limit (429).
-      await requirePathObject(ctx, caller, koa.path);
+      await requirePathObject(ctx, caller, koa.params ?? {});
       return refuse(koa, throttled(koa, keyPolicy, result));
     }
     return next();
@@ -176,7 +149,11 @@ export async function createRateLimiter({ config, routes, logger, makeContext }:
     if (!result.admitted) throw requestErrors.refreshThrottled(config.refreshPerMinute, seconds(result.buckets[0].waitMs));
   };
 
-  return { middleware, refresh, close: () => store.close() };
+  return {
+    stage: (limit) => (limit === 'key' ? byKey : limit === 'local_evaluation' ? localEvaluation : null),
+    refresh,
+    close: () => store.close(),
+  };
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -214,7 +191,7 @@ function throttled(koa: Context, policy: Policy, result: HitResult): AppError {
  * `{errors: [{message, extensions: {code: TOO_MANY_REQUESTS, type, reason, attr}}]}`.
  */
 function refuse(koa: Context, error: AppError): void {
-  if (!GRAPHQL_PATH.test(koa.path)) throw error;
+  if (koa.state.routeLabel !== '/graphql') throw error;
   koa.set(error.headers);
   koa.status = error.status;
   koa.body = {
@@ -223,17 +200,15 @@ function refuse(koa: Context, error: AppError): void {
 }
 
 /** For a throttled key: the path's project or organization must exist, else the route's 404 answers first. */
-async function requirePathObject(ctx: AppContext, caller: Caller, path: string): Promise<void> {
-  const project = PROJECT_PATH.exec(path);
-  if (project) {
-    const ref = decoded(project[1]);
+async function requirePathObject(ctx: AppContext, caller: Caller, params: Record<string, string>): Promise<void> {
+  if (params.project_id !== undefined) {
+    const ref = params.project_id;
     const id = ref === '@current' ? caller.user.currentProjectId : parseId(ref);
     if (!id || !(await ProjectStore.exists(ctx.em, id))) throw requestErrors.projectNotFound();
     return;
   }
-  const organization = ORGANIZATION_PATH.exec(path);
-  if (organization) {
-    const ref = decoded(organization[1]);
+  if (params.organization_id !== undefined) {
+    const ref = params.organization_id;
     let found = false;
     if (ref === '@current') {
       if (caller.user.currentProjectId) found = await ProjectStore.exists(ctx.em, caller.user.currentProjectId);

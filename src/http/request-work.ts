@@ -16,16 +16,22 @@ import { requestErrors } from '../errors';
  *   statement of the request outlives its response.
  */
 export class RequestWork {
-  private readonly controller = new AbortController();
-  private tail: Promise<unknown> = Promise.resolve();
+  // Made on first use: most requests that may compute never do, and then stopping costs nothing.
+  private controller: AbortController | null = null;
+  private tail: Promise<unknown> | null = null;
+  private stopped = false;
 
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.stopped) this.controller.abort(requestErrors.requestEnded());
+    }
     return this.controller.signal;
   }
 
   /** Runs `task` after the request's earlier tasks; refused once the request has stopped. */
   run<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const result = this.tail.then(() => {
+    const result = (this.tail ?? Promise.resolve()).then(() => {
       this.signal.throwIfAborted();
       return task(this.signal);
     });
@@ -35,7 +41,8 @@ export class RequestWork {
 
   /** Aborts the queued and running tasks; resolves when the running one has settled. */
   async stop(): Promise<void> {
-    if (!this.signal.aborted) this.controller.abort(requestErrors.requestEnded());
+    this.stopped = true;
+    if (this.controller && !this.controller.signal.aborted) this.controller.abort(requestErrors.requestEnded());
     await this.tail;
   }
 }

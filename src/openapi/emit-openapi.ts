@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildAppSchema } from '../graphql/schema';
-import { routes } from '../rest/routes';
+import { endpoints, routes } from '../rest/routes';
 import { openApiDocument } from './serve';
 
 /** Writes the OpenAPI artefact: `npm run openapi:emit`. A test fails when it drifts from the code. */
@@ -16,7 +16,7 @@ export const OPENAPI_FILE = path.resolve(
 );
 
 export async function printOpenApi(): Promise<string> {
-  return `${JSON.stringify(openApiDocument(await buildAppSchema(), routes), null, 2)}\n`;
+  return `${JSON.stringify(openApiDocument(await buildAppSchema(), routes, endpoints), null, 2)}\n`;
 }
 
 if (require.main === module) {

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GraphQLSchema } from 'graphql';
 import type { Middleware } from 'koa';
-import { requestErrors } from '../errors';
 import type { Route } from '../rest/route';
 import { buildOpenApiDocument } from './document';
-import { outsideOperations } from './outside-routes';
+import { PLAIN, publicAccess, type Endpoint } from '../http/route-policy';
+import { schemaDocs } from './endpoint-docs';
 
 /** The package's version: the document's `info.version`. */
 export function packageVersion(): string {
@@ -21,20 +21,18 @@ export function packageVersion(): string {
 }
 
 /** The document for this build (the one committed as schema/openapi.json, which a test keeps equal). */
-export const openApiDocument = (schema: GraphQLSchema, routes: Route[]) =>
-  buildOpenApiDocument({ schema, routes, outside: outsideOperations, version: packageVersion() });
+export const openApiDocument = (schema: GraphQLSchema, routes: Route[], endpoints: Endpoint[]) =>
+  buildOpenApiDocument({ schema, routes, outside: endpoints.flatMap((endpoint) => endpoint.docs ?? []), version: packageVersion() });
 
 /**
  * `GET /api/schema/`: the OpenAPI document as JSON, or YAML with `?format=yaml`. Public, like
  * PostHog's own `/api/schema/`; built once, on the first request.
  */
-export function serveOpenApi(schema: GraphQLSchema, routes: Route[]): Middleware {
+function serveOpenApi(schema: GraphQLSchema, routes: Route[], endpoints: Endpoint[]): Middleware {
   let json: string | null = null;
   let yaml: string | null = null;
-  return async (ctx, next) => {
-    if (ctx.path !== '/api/schema' && ctx.path !== '/api/schema/') return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') throw requestErrors.methodNotAllowed(ctx.method, ['GET', 'HEAD']);
-    const document = () => openApiDocument(schema, routes);
+  return async (ctx) => {
+    const document = () => openApiDocument(schema, routes, endpoints);
     const format = ctx.query.format;
     if (format === 'yaml' || format === 'yml') {
       // Loaded on the first YAML request: most deployments never ask for it.
@@ -49,3 +47,14 @@ export function serveOpenApi(schema: GraphQLSchema, routes: Route[]): Middleware
     }
   };
 }
+
+export const schemaEndpoints: Endpoint[] = [
+  {
+    path: '/api/schema',
+    methods: ['GET'],
+    auth: publicAccess,
+    policy: PLAIN,
+    create: ({ schema, routes, endpoints }) => serveOpenApi(schema, routes, endpoints),
+    docs: [schemaDocs],
+  },
+];

@@ -1,13 +1,13 @@
-import Router from '@koa/router';
 import { NoUnusedFragmentsRule, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import type { RoutePolicy } from '../http/route-policy';
 import { groupBy } from '../group-by';
 import type { AppContext } from '../context';
 import { requestErrors } from '../errors';
 import { envelope } from './envelope';
 import { restInput } from './input';
-import { queryParams, type RestRequest, type Route } from './route';
+import { localEvaluationScope, queryParams, type RestRequest, type Route } from './route';
 import { clampPage } from '../pagination';
 
 const RULES = specifiedRules.filter((rule) => rule !== NoUnusedFragmentsRule);
@@ -50,14 +50,35 @@ function compiledOperation(schema: GraphQLSchema, document: DocumentNode): Runne
   };
 }
 
+/** One REST row as the dispatcher serves it (src/http/dispatch.ts): its path, method, policy and handler. */
+export interface RestRow {
+  path: string;
+  /** `ALL`: the path's 405 for the methods it does not serve. */
+  method: Route['method'] | 'ALL';
+  policy: RoutePolicy;
+  handle: Middleware;
+}
+
+/** What a REST row pays for (src/http/route-policy.ts): its own `policy` over what its method and auth imply. */
+export function restPolicy(route: Route): RoutePolicy {
+  return {
+    body: BODY_METHODS.has(route.method) ? 'json' : 'none',
+    cors: 'admin',
+    limit: route.auth === localEvaluationScope ? 'local_evaluation' : 'key',
+    work: route.kind === 'query' || route.kind === 'mutation',
+    ...route.policy,
+  };
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /**
- * Serves the route table: every row at its path (with and without the trailing slash), and
+ * The route table's REST rows: every row at its path (with and without the trailing slash), and
  * for a known path with an unsupported method a 405 after the path's own auth checks.
  */
-export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: (koa: Context) => AppContext): Router {
+export function restRows(schema: GraphQLSchema, routes: Route[], makeContext: (koa: Context) => AppContext): RestRow[] {
   const unguarded = routes.find((route) => !route.auth);
   if (unguarded) throw new Error(`${unguarded.method} ${unguarded.path} states no auth requirement`);
-  const router = new Router();
   const allowed = groupBy(routes, (route) => route.path);
   const served = (path: string) =>
     allowed
@@ -65,10 +86,10 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
       .filter((r) => r.kind !== 'refused' && r.kind !== 'not_allowed')
       .map((r) => r.method);
   const lastRowOf = new Map(routes.map((route, index) => [route.path, index]));
-  routes.forEach((route, index) => {
+  return routes.flatMap((route, index): RestRow[] => {
     const read = route.kind === 'query' ? compiledOperation(schema, route.operation.document) : null;
     const render = route.kind === 'mutation' && route.shape === 'one' ? compiledOperation(schema, route.render.document) : null;
-    router.register(route.path, [route.method], async (koa: Context) => {
+    const handle: Middleware = async (koa) => {
       const ctx = makeContext(koa);
       if (route.kind === 'handler') return route.serve(ctx, koa);
       await route.auth.check(ctx, koa.params);
@@ -102,15 +123,21 @@ export function restRouter(schema: GraphQLSchema, routes: Route[], makeContext: 
       } else {
         koa.body = route.kind === 'query' && route.present ? route.present(data.item, ctx.request.url) : data.item;
       }
-    });
+    };
+    const row: RestRow = { path: route.path, method: route.method, policy: restPolicy(route), handle };
     // A path's 405 comes right after its own rows, so `/feature_flags/my_flags` answers PATCH with 405
-    // before the `/:id` rows further down could take `my_flags` for an id.
-    if (lastRowOf.get(route.path) === index) {
-      router.all(route.path, async (koa: Context) => {
-        await allowed.get(route.path)![0].auth.check(makeContext(koa), koa.params);
+    // before the `/:id` rows further down could take `my_flags` for an id. A body may carry the key.
+    if (lastRowOf.get(route.path) !== index) return [row];
+    const first = allowed.get(route.path)![0];
+    const notAllowed: RestRow = {
+      path: route.path,
+      method: 'ALL',
+      policy: { ...restPolicy(first), body: 'json', work: false },
+      handle: async (koa) => {
+        await first.auth.check(makeContext(koa), koa.params);
         throw requestErrors.methodNotAllowed(koa.method, served(route.path));
-      });
-    }
+      },
+    };
+    return [row, notAllowed];
   });
-  return router;
 }

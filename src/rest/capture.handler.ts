@@ -1,8 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { AppError, requestErrors } from '../errors';
-import { answerPreflight, sdkCors } from '../http/sdk-cors';
+import { AppError } from '../errors';
+import { publicTokenAccess, type Endpoint } from '../http/route-policy';
+import { captureOperations } from './capture.openapi';
 import { readCapturePayload } from './capture.body';
 import { validateEvent, type CapturedEvent } from '../modules/ingestion/capture.event';
 import { parseCapturePayload } from '../modules/ingestion/capture.payload';
@@ -11,11 +12,7 @@ import { ingestEvents } from '../modules/ingestion/ingestion.service';
 import { isRetryable, isUnavailable } from '../modules/ingestion/ingestion.store';
 import { projectIdForToken } from '../modules/project/project.tokens';
 
-/** posthog-node/-python use /batch/; posthog-js and curl /e/, /capture/ and /i/v0/e/ (docs/ingestion.md §1). */
-const CAPTURE_PATHS = new Set(['/batch', '/capture', '/e', '/i/v0/e']);
 const SUCCESS = { status: 1 };
-
-const isCapturePath = (path: string) => CAPTURE_PATHS.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
 
 /** A project's public token → its id (remembered for a second, like every token lookup: project.tokens.ts). */
 async function projectForToken(orm: MikroORM, token: string): Promise<number> {
@@ -36,16 +33,12 @@ function validateEvents(items: unknown[], textBytes: number, sentAt: Date | null
 }
 
 /**
- * The capture endpoints: a hot path of its own, mounted before the REST body parser (it reads
- * and decompresses the body itself). No personal key and no rate limit; the token names the project.
- * `ingested` counts what was acknowledged (/metrics).
+ * The capture endpoints: a hot path of its own. It reads and decompresses its body itself; no
+ * personal key and no rate limit, the token names the project. `ingested` counts what was
+ * acknowledged (/metrics).
  */
-export function captureHandler(orm: MikroORM, logger: Logger, ingested: (events: number) => void = () => undefined): Middleware {
-  return async (ctx, next) => {
-    if (!isCapturePath(ctx.path)) return next();
-    sdkCors(ctx);
-    if (ctx.method === 'OPTIONS') return answerPreflight(ctx, 'POST, OPTIONS');
-    if (ctx.method !== 'POST') throw requestErrors.methodNotAllowed(ctx.method, ['POST', 'OPTIONS']);
+function capture(orm: MikroORM, logger: Logger, ingested: (events: number) => void): Middleware {
+  return async (ctx) => {
     const now = new Date();
     const text = await readCapturePayload(ctx);
     const payload = parseCapturePayload(text, ctx.query);
@@ -64,3 +57,13 @@ export function captureHandler(orm: MikroORM, logger: Logger, ingested: (events:
     ctx.body = SUCCESS;
   };
 }
+
+/** posthog-node/-python use /batch/; posthog-js and curl /e/, /capture/ and /i/v0/e/ (docs/ingestion.md §1). */
+export const captureEndpoints: Endpoint[] = captureOperations.map((docs) => ({
+  path: docs.path,
+  methods: ['POST'],
+  auth: publicTokenAccess,
+  policy: { body: 'raw', cors: 'sdk', limit: 'none', work: false },
+  create: ({ orm, logger, metrics }) => capture(orm, logger, metrics.ingested),
+  docs: [docs],
+}));

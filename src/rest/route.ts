@@ -5,6 +5,7 @@ import { accessLocalEvaluation, type LocalEvaluationAccess } from '../auth/local
 import { accessOrganization, type OrganizationAccess } from '../auth/organization-access';
 import type { Scope } from '../auth/scopes';
 import type { AppContext } from '../context';
+import type { RoutePolicy } from '../http/route-policy';
 import type { RouteDocs, SecurityRequirement } from '../openapi/types';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -62,6 +63,8 @@ export interface RouteBase {
   auth: RouteAuth;
   /** What the OpenAPI document cannot read from the row itself, e.g. a `handler` row's response (src/openapi/types.ts). */
   docs?: RouteDocs;
+  /** Overrides what the row pays for by default (src/rest/adapter.ts restPolicy). */
+  policy?: Partial<RoutePolicy>;
 }
 
 export type Route = RouteBase &

@@ -19,6 +19,15 @@ import { PersonalApiKeyResolver, type PersonalApiKeyInput } from '../modules/per
 import { CohortResolver } from '../modules/cohort/cohort.resolver';
 import type { CohortCreateInput, CohortMembersInput, CohortUpdateInput } from '../modules/cohort/cohort.inputs';
 import { restOperation } from './fragments';
+import type { Endpoint } from '../http/route-policy';
+import { captureEndpoints } from './capture.handler';
+import { remoteEvaluationEndpoints } from './remote-evaluation.handler';
+import { graphqlEndpoints } from '../graphql/endpoints';
+import { probeEndpoints } from '../http/probes';
+import { metricsEndpoints } from '../http/metrics';
+import { schemaEndpoints } from '../openapi/serve';
+import { posthogStaticEndpoints } from '../http/posthog-static';
+import { consoleEndpoints } from '../http/console';
 import { blastRadius, evaluationReasons, myFlags } from './evaluation-operations';
 import { flagActivity, flagsActivity } from './activity-operations';
 import { eventsPage, groupsPage, groupTypesList, personById, personsPage } from './ingestion-operations';
@@ -774,4 +783,20 @@ export const routes: Route[] = [
     status: 204,
     shape: 'empty',
   },
+];
+
+/**
+ * The rows served by handlers of their own, each owned by the module that serves it: SDK ingestion
+ * and evaluation, GraphQL, the probes, the metrics, this API's OpenAPI document, posthog-js's
+ * bundles and the console. With `routes` above, every path the service answers (src/http/dispatch.ts).
+ */
+export const endpoints: Endpoint[] = [
+  ...captureEndpoints,
+  ...remoteEvaluationEndpoints,
+  ...graphqlEndpoints,
+  ...probeEndpoints,
+  ...metricsEndpoints,
+  ...schemaEndpoints,
+  ...posthogStaticEndpoints,
+  ...consoleEndpoints(),
 ];
