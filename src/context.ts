@@ -29,6 +29,11 @@ export interface RequestInfo {
 export interface AppContext {
   /** The request's own EntityManager, forked on first use (the SDK hot path never needs one). */
   readonly em: EntityManager;
+  /**
+   * The app's root EntityManager, never forked: only for raw reads that need no unit of work and no
+   * identity map (the SDK paths' token and person lookups, src/db/prepared.ts).
+   */
+  readonly reads: EntityManager;
   request: RequestInfo;
   credential: Credential | null;
   /** The request's DataLoaders, made on first use. */
@@ -81,6 +86,7 @@ export function createContext(
     get loaders() {
       return (loaders ??= createLoaders(ctx));
     },
+    reads: operator?.em ?? services.em,
     request,
     definitions: services.definitions,
     credential: extractCredential(request),

@@ -68,4 +68,4 @@ async function checkLocalEvaluation(ctx: AppContext, projectRef: string | undefi
   return { projectId: (await accessProject(ctx, projectId, 'feature_flag:read')).project.id };
 }
 
-const findProject = (ctx: AppContext, column: ProjectToken, value: string) => projectIdForToken(ctx.em, column, value);
+const findProject = (ctx: AppContext, column: ProjectToken, value: string) => projectIdForToken(ctx.reads, column, value);

@@ -35,9 +35,9 @@ function sdkCorsStage(allow: string[]): Middleware {
 }
 
 /** The stages a policy asks for, in the order they must run: later ones read what earlier ones set. */
-function policyStages(policy: RoutePolicy, parts: PipelineParts, allow: string[]): Middleware[] {
+function policyStages(policy: RoutePolicy, parts: PipelineParts, preflight: readonly string[]): Middleware[] {
   const stages: Middleware[] = [];
-  if (policy.cors === 'sdk') stages.push(sdkCorsStage(allow));
+  if (policy.cors === 'sdk') stages.push(sdkCorsStage([...preflight, 'OPTIONS']));
   if (policy.cors === 'admin' && parts.adminCors) stages.push(parts.adminCors);
   // Before anything makes the request's context, which keeps its work and its body.
   if (policy.work) stages.push(requestWork());
@@ -89,7 +89,7 @@ export function dispatch(rest: RestRow[], endpoints: Endpoint[], app: AppParts, 
     routerFor(endpoint.path).all(
       endpoint.path,
       labelled(endpoint.label ?? endpoint.path),
-      ...policyStages(endpoint.policy, parts, allow),
+      ...policyStages(endpoint.policy, parts, endpoint.methods),
       methodGate(allow, shown),
       endpoint.create(app),
     );

@@ -37,7 +37,7 @@ export async function evaluateRemotely(
     const { project, cohorts } = await ctx.definitions.get(projectId);
     const wanted = project.flags.filter((flag) => flag.active && (subject.flagKeys === null || subject.flagKeys.has(flag.key)));
     if (wanted.length === 0) return { flags: [], errorsWhileComputingFlags: false };
-    evaluated = await evaluateForSubject(ctx.em, projectId, { ...project, flags: wanted }, subject.distinctId, subject.groups, {
+    evaluated = await evaluateForSubject(ctx.reads, projectId, { ...project, flags: wanted }, subject.distinctId, subject.groups, {
       overlay: subject.overlay,
       cohorts,
       unread: (what, error) => {

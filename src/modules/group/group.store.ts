@@ -2,6 +2,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { containsPattern } from '../../db/sql';
 import { windowPage, type Page } from '../../pagination';
 import { Group } from './group.entity';
+import { runPrepared, type PreparedStatement } from '../../db/prepared';
+
+/** The requested groups' properties: one prepared statement whatever their number (at most one per group type). */
+const GROUPS_FOR_EVALUATION: PreparedStatement = {
+  name: 'flagship_groups_for_evaluation',
+  text: `select g.group_type_index, g.group_key, g.group_properties
+           from "group" g join unnest($2::int[], $3::text[]) as w(type_index, key) on g.group_type_index = w.type_index and g.group_key = w.key
+          where g.project_id = $1`,
+};
 
 /** The group tables' queries for reads and evaluation. */
 export const GroupStore = {
@@ -40,11 +49,14 @@ export const GroupStore = {
     projectId: number,
     wanted: Array<{ index: number; key: string }>,
   ): Promise<Array<{ index: number; key: string; properties: Record<string, unknown> }>> {
-    const rows: Array<{ group_type_index: number; group_key: string; group_properties: Record<string, unknown> }> = await em.execute(
-      `select group_type_index, group_key, group_properties from "group"
-        where project_id = ? and (group_type_index, group_key) in (${wanted.map(() => '(?, ?)').join(', ')})`,
-      [projectId, ...wanted.flatMap(({ index, key }) => [index, key])],
-    );
+    type Row = { group_type_index: number; group_key: string; group_properties: Record<string, unknown> };
+    const rows: Row[] = em.isInTransaction()
+      ? await em.execute(
+          `select group_type_index, group_key, group_properties from "group"
+            where project_id = ? and (group_type_index, group_key) in (${wanted.map(() => '(?, ?)').join(', ')})`,
+          [projectId, ...wanted.flatMap(({ index, key }) => [index, key])],
+        )
+      : await runPrepared<Row>(em, GROUPS_FOR_EVALUATION, [projectId, wanted.map(({ index }) => index), wanted.map(({ key }) => key)]);
     return rows.map((row) => ({ index: Number(row.group_type_index), key: row.group_key, properties: row.group_properties }));
   },
 };

@@ -4,6 +4,14 @@ import { containsPattern } from '../../db/sql';
 import { windowPage, type Page } from '../../pagination';
 import type { CohortDefinitionRow } from '../cohort/cohort.store';
 import { Person } from './person.entity';
+import { runPrepared, type PreparedStatement } from '../../db/prepared';
+
+/** The stored person behind a distinct id, with the static cohorts it belongs to (docs/evaluation.md §4.1). */
+const PERSON_FOR_EVALUATION: PreparedStatement = {
+  name: 'flagship_person_for_evaluation',
+  text: `select p.properties, (select array_agg(cp.cohort_id) from cohort_person cp where cp.person_id = p.id) as static_cohorts
+           from person_distinct_id d join person p on p.id = d.person_id where d.project_id = $1 and d.distinct_id = $2`,
+};
 
 /** What evaluation reads about the person behind a distinct id. */
 export interface PersonForEvaluation {
@@ -60,6 +68,15 @@ export const PersonStore = {
    * statement, one row.
    */
   async forEvaluation(em: EntityManager, projectId: number, distinctId: string | null, withCohorts: boolean): Promise<PersonForEvaluation> {
+    // The SDK path's shape (remote evaluation has the cohorts already): one prepared lookup, no ORM.
+    if (distinctId !== null && !withCohorts && !em.isInTransaction()) {
+      const [found] = await runPrepared<{ properties: Record<string, unknown> | null; static_cohorts: number[] | null }>(
+        em,
+        PERSON_FOR_EVALUATION,
+        [projectId, distinctId],
+      );
+      return { properties: found?.properties ?? null, staticCohorts: (found?.static_cohorts ?? []).map(Number), cohorts: null };
+    }
     const person =
       distinctId !== null
         ? `select p.properties, (select array_agg(cp.cohort_id) from cohort_person cp where cp.person_id = p.id) as static_cohorts
