@@ -63,21 +63,24 @@ export function requestLogging(
       const status = failed ? 500 : ctx.status;
       const route = routeOf(ctx);
       observer?.observeRequest(ctx.method, route, status, durationMs / 1000);
-      // A handler may answer under an id of its own (remote evaluation: a new UUID per request,
-      // docs/remote-evaluation.md); the line then carries that id, and the client's beside it.
-      const answeredId = String(ctx.state.requestId ?? requestId);
-      logger.info(
-        {
-          request_id: answeredId,
-          ...(sent !== null && sent !== answeredId ? { client_request_id: sent } : {}),
-          method: ctx.method,
-          route,
-          path: loggablePath(ctx.path),
-          status,
-          duration_ms: Math.round(durationMs * 100) / 100,
-        },
-        'request',
-      );
+      // The line is built only when it will be written (LOG_LEVEL=warn in production benches).
+      if (logger.isLevelEnabled('info')) {
+        // A handler may answer under an id of its own (remote evaluation: a new UUID per request,
+        // docs/remote-evaluation.md); the line then carries that id, and the client's beside it.
+        const answeredId = String(ctx.state.requestId ?? requestId);
+        logger.info(
+          {
+            request_id: answeredId,
+            ...(sent !== null && sent !== answeredId ? { client_request_id: sent } : {}),
+            method: ctx.method,
+            route,
+            path: loggablePath(ctx.path),
+            status,
+            duration_ms: Math.round(durationMs * 100) / 100,
+          },
+          'request',
+        );
+      }
     }
   };
 }
