@@ -42,7 +42,7 @@ async function connect(): Promise<void> {
   } catch (error) {
     client.disconnect();
     // Required (CI), or gone since the probe: a failure, not a reason to skip.
-    throw new Error(`no Redis at ${REDIS_URL} (${String(error)}); unset REQUIRE_REDIS and REDIS_URL to skip the shared-budget cases`);
+    throw new Error(`no Redis at ${REDIS_URL} (${String(error)}); unset REQUIRE_REDIS and REDIS_URL to skip the shared-budget cases`, { cause: error });
   }
 }
 async function clearAndDisconnect(): Promise<void> {
@@ -57,6 +57,7 @@ type Requester = Pick<TestApp, 'request'>;
 /** A second instance of the service over the first one's database: its own limiter, Redis connection and port. */
 async function startSibling(first: TestApp, rateLimit: RateLimitConfig): Promise<Requester & { close(): Promise<void> }> {
   const { app, stop } = await createApp({ orm: first.orm, logger: pino({ level: 'silent' }), rateLimit, corsOrigins: [] });
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
