@@ -42,7 +42,9 @@ async function connect(): Promise<void> {
   } catch (error) {
     client.disconnect();
     // Required (CI), or gone since the probe: a failure, not a reason to skip.
-    throw new Error(`no Redis at ${REDIS_URL} (${String(error)}); unset REQUIRE_REDIS and REDIS_URL to skip the shared-budget cases`, { cause: error });
+    throw new Error(`no Redis at ${REDIS_URL} (${String(error)}); unset REQUIRE_REDIS and REDIS_URL to skip the shared-budget cases`, {
+      cause: error,
+    });
   }
 }
 async function clearAndDisconnect(): Promise<void> {
