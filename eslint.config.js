@@ -34,6 +34,30 @@ module.exports = tseslint.config(
     },
   },
   {
+    // Type-aware rules where a forgotten promise does harm: an unawaited write, a rejected promise
+    // nobody handles, an async callback where a sync one is expected (a shutdown handler).
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // The console: React ignores what an event handler returns, and its async handlers catch and show
+    // their own failures; react-router's navigate() settles by itself.
+    files: ['web/src/**/*.tsx', 'web/src/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', name: 'NavigateFunction', package: 'react-router' }] },
+      ],
+    },
+  },
+  {
     // Plain CommonJS scripts (the launcher, this file) load with require().
     files: ['**/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

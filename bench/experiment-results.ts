@@ -65,6 +65,7 @@ async function main() {
   const database = await openDatabase({ databaseUrl: url.toString() });
   process.env.RATE_LIMIT_ENABLED = 'false';
   const { app, stop } = await createApp({ orm: database.orm, logger: createLogger('warn'), changesUrl: url.toString() });
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
   const server = createServer(app.callback()).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -29,6 +29,7 @@ async function main() {
       headersTimeout: config.headersTimeoutMs,
       connectionsCheckingInterval: 1000,
     },
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
     app.callback(),
   );
   server.listen(config.port, config.host, () => {
@@ -49,11 +50,13 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     // Stop accepting; idle keep-alive sockets go now, busy ones after their response.
-    server.close(async () => {
-      await stop();
-      await database.close();
-      logger.info('stopped');
-      process.exit(0);
+    server.close(() => {
+      void (async () => {
+        await stop();
+        await database.close();
+        logger.info('stopped');
+        process.exit(0);
+      })();
     });
     server.closeIdleConnections();
   };

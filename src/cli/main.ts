@@ -9,7 +9,7 @@ async function readStdin(): Promise<string> {
   return text;
 }
 
-runCli(process.argv.slice(2), {
+void runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   readStdin,

@@ -32,7 +32,7 @@ export function listenForChanges(url: string, logger: Logger, onState: (listenin
     client = null;
     stale?.removeAllListeners();
     stale?.end().catch(() => undefined);
-    timer = setTimeout(connect, RECONNECT_MS[Math.min(attempt++, RECONNECT_MS.length - 1)]);
+    timer = setTimeout(() => void connect(), RECONNECT_MS[Math.min(attempt++, RECONNECT_MS.length - 1)]);
   };
 
   async function connect() {

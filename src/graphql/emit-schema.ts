@@ -19,7 +19,7 @@ export async function printAppSchema(): Promise<string> {
 }
 
 if (require.main === module) {
-  printAppSchema().then((sdl) => {
+  void printAppSchema().then((sdl) => {
     writeFileSync(SCHEMA_FILE, sdl);
     process.stdout.write(`${JSON.stringify({ written: SCHEMA_FILE })}\n`);
   });

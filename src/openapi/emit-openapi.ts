@@ -20,7 +20,7 @@ export async function printOpenApi(): Promise<string> {
 }
 
 if (require.main === module) {
-  printOpenApi().then((text) => {
+  void printOpenApi().then((text) => {
     writeFileSync(OPENAPI_FILE, text);
     process.stdout.write(`${JSON.stringify({ written: OPENAPI_FILE })}\n`);
   });

@@ -37,11 +37,13 @@ export function parseString(
   return text;
 }
 
+/** Only run on text that is not well formed, to name its first lone surrogate. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** What in `text` PostgreSQL cannot store: a NUL, or the first lone surrogate's code unit. */
 function unstorableIn(text: string): 'nul' | number | null {
   if (text.includes('\u0000')) return 'nul';
+  if (text.isWellFormed()) return null;
   const surrogate = LONE_SURROGATE.exec(text);
   return surrogate ? surrogate[0].charCodeAt(0) : null;
 }

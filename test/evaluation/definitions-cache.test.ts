@@ -109,15 +109,14 @@ describe('changes and revocations made outside the API', () => {
   });
 
   // Only a PostgreSQL server delivers notifications to other sessions; the embedded database has
-  // one writer, this process, whose own writes invalidate directly (tested above).
-  if (process.env.DATABASE_URL) {
-    it('drops the cached copy when another process commits a change (LISTEN/NOTIFY)', async () => {
-      const before = await poll();
-      await app.factories.sql(`update feature_flag set name = 'renamed elsewhere' where project_id = ? and key = 'first'`, [
-        world.project.id,
-      ]);
-      expect(await eventually(async () => (await poll()).body.flags[0].name === 'renamed elsewhere')).toBe(true);
-      expect((await poll()).headers.get('etag')).not.toBe(before.headers.get('etag'));
-    });
-  }
+  // one writer, this process, whose own writes invalidate directly (tested above). There it shows
+  // as skipped.
+  (process.env.DATABASE_URL ? it : it.skip)('drops the cached copy when another process commits a change (LISTEN/NOTIFY)', async () => {
+    const before = await poll();
+    await app.factories.sql(`update feature_flag set name = 'renamed elsewhere' where project_id = ? and key = 'first'`, [
+      world.project.id,
+    ]);
+    expect(await eventually(async () => (await poll()).body.flags[0].name === 'renamed elsewhere')).toBe(true);
+    expect((await poll()).headers.get('etag')).not.toBe(before.headers.get('etag'));
+  });
 });

@@ -96,6 +96,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     corsOrigins: options.corsOrigins ?? [],
     metricsToken: options.metricsToken ?? '',
   });
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

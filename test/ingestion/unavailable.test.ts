@@ -11,6 +11,7 @@ it('answers 503 when the database cannot be reached', async () => {
   const config = ormConfig('postgresql://postgres@127.0.0.1:1/none', { poolSize: 1 });
   const orm = await MikroORM.init({ ...config, connect: false, pool: { ...config.pool, acquireTimeoutMillis: 2000 } });
   const { app, stop } = await createApp({ orm, logger: pino({ level: 'silent' }) });
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {

@@ -104,6 +104,7 @@ beforeAll(async () => {
     metricsToken: '',
   });
   stopApp = built.stop;
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
   server = createServer(built.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

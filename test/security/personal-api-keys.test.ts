@@ -450,6 +450,7 @@ describe('the key itself is never logged', () => {
       },
     });
     const { app: koa, stop } = await createApp({ orm: app.orm, logger: pino({ level: 'trace' }, sink), rateLimit: GENEROUS_RATE_LIMITS });
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
     const server = createServer(koa.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -482,6 +483,7 @@ describe('the key itself is never logged', () => {
       // And when the database is gone: what fails unexpectedly is logged with the request.
       const broken = await MikroORM.init({ ...ormConfig('postgresql://postgres@127.0.0.1:1/nowhere', { poolSize: 1 }), connect: false });
       const failing = await createApp({ orm: broken, logger: pino({ level: 'trace' }, sink), rateLimit: GENEROUS_RATE_LIMITS });
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
       const failingServer = createServer(failing.app.callback());
       await new Promise<void>((resolve) => failingServer.listen(0, '127.0.0.1', resolve));
       try {

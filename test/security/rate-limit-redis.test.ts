@@ -9,47 +9,57 @@ import type { RateLimitConfig } from '../../src/config';
 import { RedisSlidingWindowStore } from '../../src/http/redis-sliding-window';
 import type { World } from '../helpers/factories';
 import { fetchChecked } from '../helpers/openapi-contract';
+import { redisAnswers } from '../helpers/redis-reachable';
 import { GENEROUS_RATE_LIMITS, startTestApp, type TestApp } from '../helpers/test-app';
 
 /**
  * REDIS_URL: several processes enforce one budget (here two app instances, each with its own
- * limiter and Redis connection). Needs Redis at REDIS_URL (which .ci/run sets and which must then
- * answer) or redis://127.0.0.1:6379; with neither, the Redis cases say so and pass (the in-memory
- * limiter is tested in rate-limit.test.ts).
+ * limiter and Redis connection). Needs Redis at REDIS_URL or redis://127.0.0.1:6379. Where
+ * REQUIRE_REDIS=1 or REDIS_URL is set (.ci/run sets both), an unreachable Redis fails these cases;
+ * otherwise they show as skipped, saying why (the in-memory limiter is tested in rate-limit.test.ts).
  */
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const REQUIRED = process.env.REQUIRE_REDIS === '1' || Boolean(process.env.REDIS_URL);
 const prefix = `flagship-test:${process.pid}:${randomBytes(4).toString('hex')}:`;
 
-let redis: Redis | null = null;
-let reachable = false;
+const reachable = REQUIRED || redisAnswers(REDIS_URL);
+if (!reachable)
+  console.warn(
+    `rate-limit-redis.test.ts: no Redis at ${REDIS_URL}; the shared-budget cases are skipped (REQUIRE_REDIS=1 fails them instead)`,
+  );
+const describeWithRedis = reachable ? describe : describe.skip;
 
-beforeAll(async () => {
+let redis: Redis | null = null;
+
+/** The test's own connection, to clear its keys afterwards. */
+async function connect(): Promise<void> {
   const client = new Redis(REDIS_URL, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
   client.on('error', () => undefined);
   try {
     await client.connect();
     await client.ping();
     redis = client;
-    reachable = true;
   } catch (error) {
     client.disconnect();
-    // CI names its Redis: there, an unreachable one is a failure, not a reason to skip.
-    if (process.env.REDIS_URL) throw error;
-    process.stderr.write(`rate-limit-redis.test.ts: no Redis at ${REDIS_URL}; the shared-budget cases are skipped\n`);
+    // Required (CI), or gone since the probe: a failure, not a reason to skip.
+    throw new Error(`no Redis at ${REDIS_URL} (${String(error)}); unset REQUIRE_REDIS and REDIS_URL to skip the shared-budget cases`, {
+      cause: error,
+    });
   }
-});
-afterAll(async () => {
+}
+async function clearAndDisconnect(): Promise<void> {
   if (!redis) return;
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length) await redis.del(...keys);
   redis.disconnect();
-});
+}
 
 type Requester = Pick<TestApp, 'request'>;
 
 /** A second instance of the service over the first one's database: its own limiter, Redis connection and port. */
 async function startSibling(first: TestApp, rateLimit: RateLimitConfig): Promise<Requester & { close(): Promise<void> }> {
   const { app, stop } = await createApp({ orm: first.orm, logger: pino({ level: 'silent' }), rateLimit, corsOrigins: [] });
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -67,13 +77,13 @@ async function startSibling(first: TestApp, rateLimit: RateLimitConfig): Promise
   };
 }
 
-describe('two app instances sharing REDIS_URL', () => {
+describeWithRedis('two app instances sharing REDIS_URL', () => {
   let one: TestApp;
   let two: Requester & { close(): Promise<void> };
   let world: World;
 
   beforeAll(async () => {
-    if (!reachable) return;
+    await connect();
     const rateLimit = {
       ...GENEROUS_RATE_LIMITS,
       burstPerMinute: 4,
@@ -89,10 +99,10 @@ describe('two app instances sharing REDIS_URL', () => {
   afterAll(async () => {
     await two?.close();
     await one?.close();
+    await clearAndDisconnect();
   });
 
   it('enforce one burst budget per key', async () => {
-    if (!reachable) return;
     const path = `/api/projects/${world.project.id}/feature_flags`;
     const key = world.owner.key;
     expect((await one.request(path, { key })).headers.get('ratelimit-remaining')).toBe('3');
@@ -108,7 +118,6 @@ describe('two app instances sharing REDIS_URL', () => {
   });
 
   it('enforce one local-evaluation budget per project', async () => {
-    if (!reachable) return;
     const project = await one.factories.project(world.organization, 'shared SDK budget');
     const secret = { headers: { authorization: `Bearer ${project.secretApiToken}` } };
     const statuses = [];
@@ -118,7 +127,6 @@ describe('two app instances sharing REDIS_URL', () => {
   });
 
   it('run many concurrent requests against one budget without over-admitting', async () => {
-    if (!reachable) return;
     const member = await one.factories.member(world.organization, 'admin');
     const path = `/api/projects/${world.project.id}/feature_flags`;
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? one : two).request(path, { key: member.key })));

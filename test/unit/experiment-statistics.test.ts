@@ -15,7 +15,8 @@ import {
   trendStatistics,
   twoProportionComparison,
 } from '../../src/modules/experiment/statistics';
-import { betaIncInv, erfc, gammaPInv, gammaP, betaInc, lnBeta, lnGamma } from '../../src/modules/experiment/statistics/special';
+import { betaIncInv, erfc, gammaPInv, gammaP, betaInc } from '../../src/modules/experiment/statistics/special';
+import referenceJson from '../fixtures/statistics-reference.json';
 
 /** Worked examples of the statistics of docs/experiment-results.md: probabilities ±0.001, others to the digits shown. */
 const P_TOLERANCE = 0.001;
@@ -252,79 +253,23 @@ describe('sample-ratio mismatch examples (pinned to the digits shown)', () => {
 });
 
 /**
- * An independent reference for three or more variants: P_v = ∫ f_v(x) Π_{w≠v} F_w(x) dx in x
- * (not the service's u = F_v(x)), over v's central 1 − 2e-12, by 20-point Gauss–Legendre on equal
- * panels, with the exact incomplete beta/gamma at every node (no tables). Slow, and accurate to
- * ~1e-10 here (the references sum to 1 within that).
+ * An independent reference for three or more variants: P_v = ∫ f_v(x) Π_{w≠v} F_w(x) dx in x (not the
+ * service's u = F_v(x)), computed once by SciPy (Boost's incomplete beta and gamma) and pinned in
+ * test/fixtures/statistics-reference.json by the script beside it; accurate to ~1e-10 (each case's
+ * references sum to 1 within 1e-9). Nothing here uses the service's own special functions.
  */
-const { cos, exp, log, log1p } = Math;
-const GAUSS_LEGENDRE = (() => {
-  const n = 20;
-  const nodes: number[] = [];
-  const weights: number[] = [];
-  for (let i = 1; i <= n; i++) {
-    let z = cos((Math.PI * (i - 0.25)) / (n + 0.5));
-    let derivative: number;
-    for (;;) {
-      let p1 = 1;
-      let p2 = 0;
-      for (let j = 1; j <= n; j++) {
-        const p3 = p2;
-        p2 = p1;
-        p1 = ((2 * j - 1) * z * p2 - (j - 1) * p3) / j;
-      }
-      derivative = (n * (z * p1 - p2)) / (z * z - 1);
-      const previous = z;
-      z = previous - p1 / derivative;
-      if (Math.abs(z - previous) < 1e-15) break;
-    }
-    nodes.push(z);
-    weights.push(2 / ((1 - z * z) * derivative * derivative));
-  }
-  return { nodes, weights };
-})();
-
-interface Exact {
-  density(x: number): number;
-  cdf(x: number): number;
-  quantile(p: number): number;
-}
-const exactBeta = (success: number, failure: number): Exact => {
-  const [a, b] = [success + 1, failure + 1];
-  return {
-    density: (x) => exp((a - 1) * log(x) + (b - 1) * log1p(-x) - lnBeta(a, b)),
-    cdf: (x) => betaInc(x, a, b),
-    quantile: (p) => betaIncInv(p, a, b),
-  };
+type Reference = { probabilities: number[] } & (
+  { funnel: Array<{ success: number; failure: number }> } | { trend: Array<{ count: number; exposure: number }> }
+);
+const REFERENCE = referenceJson as unknown as {
+  cases: Record<string, Reference>;
+  controls_against_19_tests_of_40_in_100: Array<{
+    trials: number;
+    rate: number;
+    control: { success: number; failure: number };
+    p_control: number;
+  }>;
 };
-const exactGamma = (count: number, exposure: number): Exact => {
-  const shape = count + 1;
-  return {
-    density: (x) => exp(shape * log(exposure) + (shape - 1) * log(x) - exposure * x - lnGamma(shape)),
-    cdf: (x) => gammaP(shape, x * exposure),
-    quantile: (p) => gammaPInv(p, shape) / exposure,
-  };
-};
-
-/** ∫ density(x) · weight(x) dx over the central 1 − 2e-12 of `d`. */
-function integrate(d: Exact, weight: (x: number) => number, panels = 30): number {
-  const lo = d.quantile(1e-12);
-  const hi = d.quantile(1 - 1e-12);
-  const h = (hi - lo) / panels;
-  let total = 0;
-  for (let k = 0; k < panels; k++) {
-    for (let i = 0; i < GAUSS_LEGENDRE.nodes.length; i++) {
-      const x = lo + k * h + (h / 2) * (1 + GAUSS_LEGENDRE.nodes[i]);
-      total += ((GAUSS_LEGENDRE.weights[i] * h) / 2) * d.density(x) * weight(x);
-    }
-  }
-  return total;
-}
-
-const referenceProbabilities = (variants: Exact[]) =>
-  variants.map((d, v) =>
-    integrate(d, (x) => variants.reduce((product, other, w) => (w === v || product === 0 ? product : product * other.cdf(x)), 1)),
-  );
 
 /** The largest |reported − reference|, every variant (control included) checked against ±0.001. */
 function worstError(reported: number[], reference: number[]): number {
@@ -338,41 +283,38 @@ function worstError(reported: number[], reference: number[]): number {
 const MEASURED_BOUND = 2e-4;
 
 describe('three or more variants against an independent reference', () => {
-  it('5 funnel variants with large counts', () => {
-    const variants = Array.from({ length: 5 }, (_, i) => ({ success: 100_000 + 300 * i, failure: 900_000 - 300 * i }));
-    const error = worstError(funnelProbabilities(variants), referenceProbabilities(variants.map((v) => exactBeta(v.success, v.failure))));
-    expect(error).toBeLessThan(MEASURED_BOUND);
-  });
-
-  it('5 trend variants with large counts and unequal exposures', () => {
-    const variants = Array.from({ length: 5 }, (_, i) => ({
+  // The inputs are rebuilt here so that an edit to the fixture cannot quietly change what is checked.
+  const expected: Record<string, Array<Record<string, number>>> = {
+    '5 funnel variants with large counts': Array.from({ length: 5 }, (_, i) => ({
+      success: 100_000 + 300 * i,
+      failure: 900_000 - 300 * i,
+    })),
+    '5 trend variants with large counts and unequal exposures': Array.from({ length: 5 }, (_, i) => ({
       count: 100_000 + 250 * i,
       exposure: 1 + 0.002 * (i % 3),
-      absoluteExposure: 1000,
-    }));
-    const error = worstError(trendProbabilities(variants), referenceProbabilities(variants.map((v) => exactGamma(v.count, v.exposure))));
-    expect(error).toBeLessThan(MEASURED_BOUND);
-  });
-
-  it('20 trend variants, all different', () => {
-    const variants = Array.from({ length: 20 }, (_, i) => ({
+    })),
+    '20 trend variants, all different': Array.from({ length: 20 }, (_, i) => ({
       count: 100_000 + ((i * 37) % 200),
       exposure: 1 + i * 0.001,
-      absoluteExposure: 1000,
-    }));
-    const error = worstError(trendProbabilities(variants), referenceProbabilities(variants.map((v) => exactGamma(v.count, v.exposure))));
-    expect(error).toBeLessThan(MEASURED_BOUND);
-  });
+    })),
+    '20 funnel variants with small counts': Array.from({ length: 20 }, (_, i) => ({ success: 10 + i, failure: 30 })),
+  };
 
-  it('20 funnel variants with small counts', () => {
-    const variants = Array.from({ length: 20 }, (_, i) => ({ success: 10 + i, failure: 30 }));
-    const error = worstError(funnelProbabilities(variants), referenceProbabilities(variants.map((v) => exactBeta(v.success, v.failure))));
-    expect(error).toBeLessThan(MEASURED_BOUND);
+  it.each(Object.keys(expected))('%s', (name) => {
+    const reference = REFERENCE.cases[name];
+    if ('funnel' in reference) {
+      expect(reference.funnel).toEqual(expected[name]);
+      expect(worstError(funnelProbabilities(reference.funnel), reference.probabilities)).toBeLessThan(MEASURED_BOUND);
+    } else {
+      expect(reference.trend).toEqual(expected[name]);
+      const variants = reference.trend.map((v) => ({ ...v, absoluteExposure: 1000 }));
+      expect(worstError(trendProbabilities(variants), reference.probabilities)).toBeLessThan(MEASURED_BOUND);
+    }
   });
 
   // Control = 1 − Σ P_test adds up the tests' errors: 19 equal tests against a control of up to ten
   // million trials (near a point) all err the same way, which once put control 0.0022 off. By symmetry
-  // each test has (1 − P_control) / 19, and P_control = ∫ f_c(x) F_t(x)^19 dx needs one CDF per node.
+  // each test has (1 − P_control) / 19.
   it.each([
     [1e6, 0.5],
     [1e6, 0.5198],
@@ -381,9 +323,9 @@ describe('three or more variants against an independent reference', () => {
   ])('20 funnel variants: control of %d trials at a rate of %d, 19 equal tests', (trials, rate) => {
     const control = { success: Math.round(trials * rate), failure: Math.round(trials * (1 - rate)) };
     const test = { success: 40, failure: 60 };
-    const t = exactBeta(test.success, test.failure);
-    const pControl = integrate(exactBeta(control.success, control.failure), (x) => t.cdf(x) ** 19);
-    const reference = [pControl, ...Array.from({ length: 19 }, () => (1 - pControl) / 19)];
+    const pinned = REFERENCE.controls_against_19_tests_of_40_in_100.find((c) => c.trials === trials && c.rate === rate)!;
+    expect(pinned.control).toEqual(control);
+    const reference = [pinned.p_control, ...Array.from({ length: 19 }, () => (1 - pinned.p_control) / 19)];
     const reported = funnelProbabilities([control, ...Array.from({ length: 19 }, () => test)]);
     const error = Math.max(...reported.map((p, i) => Math.abs(p - reference[i])));
     expect(error).toBeLessThan(MEASURED_BOUND);

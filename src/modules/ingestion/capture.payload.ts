@@ -17,17 +17,19 @@ const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
 const UNSTORABLE_ESCAPE = /\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
 // eslint-disable-next-line no-control-regex -- NUL is exactly what PostgreSQL cannot store
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NUL = /\u0000/g;
+/** toWellFormed turns each lone surrogate into U+FFFD; NUL gets the same. */
+const storable = (text: string) => text.toWellFormed().replace(NUL, '\ufffd');
 
 // SPEC-GAP: PostgreSQL stores no NUL and no lone surrogate in text or jsonb; like upstream's
 // ingestion, such characters become U+FFFD instead of failing the batch.
 function sanitize(value: unknown): unknown {
-  if (typeof value === 'string') return value.replace(UNSTORABLE, '\ufffd');
+  if (typeof value === 'string') return storable(value);
   if (Array.isArray(value)) return value.map(sanitize);
   if (!isObject(value)) return value;
   const clean: Json = {};
   for (const [key, item] of Object.entries(value)) {
-    Object.defineProperty(clean, key.replace(UNSTORABLE, '\ufffd'), {
+    Object.defineProperty(clean, storable(key), {
       value: sanitize(item),
       enumerable: true,
       writable: true,

@@ -37,7 +37,7 @@ export function withConnection<T>(em: EntityManager, work: RequestWork, compute:
   return work.run(async (signal) => {
     const client = em.getConnection().getKnex().client as PgPoolClient;
     const connection = await client.acquireConnection();
-    let cancelled: Promise<unknown> | null = null;
+    let cancelled = null as Promise<unknown> | null; // assigned in cancel(): not narrowed to null
     let inFlight = false;
     const cancel = () => {
       if (inFlight) cancelled = client.cancelQuery(connection).catch(() => undefined);
