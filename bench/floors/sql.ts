@@ -56,7 +56,8 @@ function flagColumns(shape: Shape): string {
  * newest first, count from a window over the same scan.
  */
 export function listStatement(shape: Shape): string {
-  const page = shape === 'rest' ? 'coalesce(max(t.total), 0) as count, null as next, null as previous' : 'coalesce(max(t.total), 0) as count';
+  const page =
+    shape === 'rest' ? 'coalesce(max(t.total), 0) as count, null as next, null as previous' : 'coalesce(max(t.total), 0) as count';
   const body = `select ${page}, coalesce(json_agg(shaped order by shaped.${shape === 'rest' ? 'created_at' : '"createdAt"'} desc, shaped.id desc), '[]') as results
     from (select ${flagColumns(shape)} from flag g) shaped, (select max(total) as total from flag) t`;
   return `with ${CALLER}, page as (

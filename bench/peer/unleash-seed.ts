@@ -17,7 +17,14 @@ type Filters = {
   multivariate?: { variants: Array<{ key: string; rollout_percentage: number }> };
   payloads?: Record<string, string>;
 };
-type Constraint = { contextName: string; operator: string; values?: string[]; value?: string; caseInsensitive?: boolean; inverted?: boolean };
+type Constraint = {
+  contextName: string;
+  operator: string;
+  values?: string[];
+  value?: string;
+  caseInsensitive?: boolean;
+  inverted?: boolean;
+};
 
 const CONTEXT_FIELDS = Object.keys(personProperties(0));
 
@@ -125,7 +132,12 @@ export async function seedPeer(api: PeerApi, flags: number, users: number): Prom
         const base = `/api/admin/projects/default/features`;
         await must(api, 'POST', base, { name: body.key, type: 'release', description: body.name });
         for (const group of body.filters.groups)
-          await must(api, 'POST', `${base}/${body.key}/environments/development/strategies`, strategy(body.key, group, body.filters, segments));
+          await must(
+            api,
+            'POST',
+            `${base}/${body.key}/environments/development/strategies`,
+            strategy(body.key, group, body.filters, segments),
+          );
         if (body.active) await must(api, 'POST', `${base}/${body.key}/environments/development/on`);
       }
     }),

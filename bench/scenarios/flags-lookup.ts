@@ -17,7 +17,11 @@ async function servedAnswers(context: BenchContext, body: (i: number) => string,
     Array.from({ length: 10 }, async () => {
       while (next < subjects) {
         const i = next++;
-        const res = await fetch(`${service.url}/flags/?v=2`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body(i) });
+        const res = await fetch(`${service.url}/flags/?v=2`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: body(i),
+        });
         const text = await res.text();
         if (res.status !== 200 || !text.startsWith('{"flags":')) throw new Error(`/flags answered ${res.status}: ${text.slice(0, 300)}`);
         sizes[remoteDistinctId(i, subjects)] = Buffer.byteLength(text);
@@ -49,7 +53,11 @@ export const flagsLookup: Scenario = {
     const served = await servedAnswers(context, body, subjects);
     const floor = await context.floorServer();
     await floor.serveFlags(served);
-    const check = await fetch(`${floor.url}/flags/?v=2`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: body(1) });
+    const check = await fetch(`${floor.url}/flags/?v=2`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: body(1),
+    });
     const checked = Buffer.byteLength(await check.text());
     if (check.status !== 200 || checked !== served.sizes[remoteDistinctId(1, subjects)])
       throw new Error(`the /flags floor answered ${check.status} with ${checked} bytes`);
