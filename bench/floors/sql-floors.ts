@@ -33,7 +33,7 @@ const UNAUTHENTICATED = JSON.stringify({
 const NOT_FOUND = JSON.stringify({ type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null });
 
 function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}) {
-  res.writeHead(status, { 'Content-Type': 'application/json', ...headers, 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(status, { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
