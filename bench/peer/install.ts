@@ -10,7 +10,7 @@ import path from 'node:path';
  */
 export const UNLEASH_VERSION = '7.5.1';
 
-/** `BENCH_PEER_CACHE`, else `$XDG_CACHE_HOME/flagship-bench/unleash-<version>` (`~/.cache/…`). */
+/** `BENCH_PEER_CACHE`, else `$XDG_CACHE_HOME/flagship-bench/unleash-<version>` (`$HOME/.cache/…` without it). */
 export function peerDirectory(): string {
   if (process.env.BENCH_PEER_CACHE) return path.resolve(process.env.BENCH_PEER_CACHE);
   const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
