@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { forkBench, nextMessage, stopChild } from './children';
 import { openBenchDatabase, type BenchDatabase } from './database';
 import type { ServedDefinitions } from './floors/definitions';
+import type { ServedFlags } from './floors/sql-floors';
 import { withClient } from './pg';
 import { loadAverage, machine, revision, writeResults } from './results';
 import { statusMiB } from './proc';
@@ -41,6 +42,11 @@ function floorServerOf(floorDatabaseUrl: string, poolSize: number) {
       async serveDefinitions(entries: ServedDefinitions[]) {
         const acked = nextMessage(child, (m) => (m as { ack?: boolean }).ack, 10_000);
         child.send({ definitions: entries });
+        await acked;
+      },
+      async serveFlags(served: ServedFlags) {
+        const acked = nextMessage(child, (m) => (m as { ack?: boolean }).ack, 10_000);
+        child.send({ flags: served });
         await acked;
       },
     };

@@ -5,6 +5,12 @@ const seconds = (name: string, fallback: number) => {
   return value;
 };
 
+const peerChoice = (value: string | undefined) => {
+  if (value === undefined || value === '' || value === 'unleash') return 'unleash' as const;
+  if (value === 'none') return 'none' as const;
+  throw new Error('BENCH_PEER must be unleash (the default) or none');
+};
+
 export const settings = {
   connections: 10,
   warmupSeconds: seconds('BENCH_WARMUP', 3),
@@ -16,6 +22,8 @@ export const settings = {
     .split(',')
     .map((id) => id.trim())
     .filter(Boolean),
+  /** `BENCH_PEER=none` skips the peer's rows (Unleash, installed on demand into a cache outside the repository). */
+  peer: peerChoice(process.env.BENCH_PEER),
   smallProjectFlags: 100,
   largeProjectFlags: 1000,
   engineIds: 1000,

@@ -12,13 +12,13 @@ export function renderTable(rows: Row[], overallRssMiB: number | null): string {
   const lines = rows.map((row) => [
     row.scenario,
     row.unit,
-    rate(row.service.throughput),
+    row.verdict === 'skipped' ? '–' : rate(row.service.throughput),
     `${ms(row.service.p50)} / ${ms(row.service.p99)}`,
-    rate(row.floorSide.throughput),
+    row.verdict === 'skipped' ? '–' : rate(row.floorSide.throughput),
     `${ms(row.floorSide.p50)} / ${ms(row.floorSide.p99)}`,
-    row.ratio.toFixed(2),
+    row.verdict === 'skipped' ? '–' : row.ratio.toFixed(2),
     target(row),
-    row.verdict,
+    row.verdict === 'skipped' ? (row.notes[0] ?? 'skipped') : row.verdict,
     row.serviceRssMiB === null ? '–' : row.serviceRssMiB.toFixed(0),
   ]);
   const widths = header.map((title, c) => Math.max(title.length, ...lines.map((line) => line[c].length)));

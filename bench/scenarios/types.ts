@@ -4,8 +4,10 @@ import type { World } from '../seed';
 import type { RunningService } from '../service';
 import type { Settings } from '../settings';
 import type { ServedDefinitions } from '../floors/definitions';
+import type { ServedFlags } from '../floors/sql-floors';
 
-export type Verdict = 'pass' | 'miss' | 'error';
+/** `skipped`: the row could not run (its first note says why); its numbers are empty. */
+export type Verdict = 'pass' | 'miss' | 'error' | 'skipped';
 
 /** One line of the table: the service beside its floor. */
 export interface Row {
@@ -26,6 +28,7 @@ export interface FloorServer {
   url: string;
   pid: number;
   serveDefinitions(entries: ServedDefinitions[]): Promise<void>;
+  serveFlags(served: ServedFlags): Promise<void>;
 }
 
 export interface BenchContext {
