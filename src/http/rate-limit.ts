@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import cluster from 'node:cluster';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { authenticate, parseId, type Caller } from '../auth/access';
@@ -10,6 +11,7 @@ import { OrganizationStore } from '../modules/organization/organization.store';
 import { ProjectStore } from '../modules/project/project.store';
 import { localEvaluationScope, type Route } from '../rest/route';
 import { isUuid } from '../validation/fields';
+import { PrimarySlidingWindowStore } from './primary-sliding-window';
 import { MemorySlidingWindowStore, type BucketSpec, type HitResult, type SlidingWindowStore } from './sliding-window';
 
 /**
@@ -86,7 +88,7 @@ export interface RateLimiterOptions {
   makeContext: (koa: Context) => AppContext;
 }
 
-/** In memory per process, or shared through Redis with REDIS_URL. */
+/** In memory per process, in the cluster's primary for N workers, or shared through Redis with REDIS_URL. */
 export async function createRateLimiter({ config, routes, logger, makeContext }: RateLimiterOptions): Promise<RateLimiter> {
   if (!config.enabled) return disabled;
   let store: SlidingWindowStore;
@@ -97,6 +99,9 @@ export async function createRateLimiter({ config, routes, logger, makeContext }:
     const redis = new RedisSlidingWindowStore(config.redisUrl, logger);
     if (!(await redis.ready())) logger.warn('rate limits: Redis not reachable at start; counting in this process until it is');
     store = redis;
+  } else if (cluster.isWorker) {
+    // Several workers without Redis: the cluster's primary holds the windows (src/cluster/primary.ts).
+    store = new PrimarySlidingWindowStore(logger);
   } else {
     store = new MemorySlidingWindowStore();
   }
