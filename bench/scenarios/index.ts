@@ -6,6 +6,7 @@ import { flagReads } from './flag-reads';
 import { ingestion } from './ingestion';
 import { remoteEvaluation } from './remote-evaluation';
 import type { Scenario } from './types';
+import { workers } from './workers';
 
 /** In running order: the HTTP floors' rows first, then the rows with floors of their own. */
-export const scenarios: Scenario[] = [definitions, flagReads, flagCreate, ingestion, remoteEvaluation, evaluation, dashboards];
+export const scenarios: Scenario[] = [definitions, flagReads, flagCreate, ingestion, remoteEvaluation, evaluation, dashboards, workers];
