@@ -1,8 +1,9 @@
 import cluster, { type Worker } from 'node:cluster';
+import { Client } from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { CRASH_MEMORY_MS, restartDelayMs } from './backoff';
-import { openDatabase } from '../db/database';
+import { migrationNames } from '../db/migrations/names';
 import { serveSlidingWindows } from '../http/primary-sliding-window';
 
 /**
@@ -14,8 +15,12 @@ import { serveSlidingWindows } from '../http/primary-sliding-window';
  */
 export async function runPrimary(config: Config, logger: Logger, workers: number): Promise<void> {
   // Migrations run here, once, before any worker opens the database; each worker then only sees that none is pending.
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
-  await database.close();
+  if (await migrationsPending(config.databaseUrl!)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ORM is loaded only when there is something to apply
+    const { openDatabase } = require('../db/database') as typeof import('../db/database');
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+    await database.close();
+  }
   const windows = config.rateLimit.enabled && !config.rateLimit.redisUrl ? serveSlidingWindows(cluster) : null;
 
   const listened = new Set<number>();
@@ -85,4 +90,22 @@ export async function runPrimary(config: Config, logger: Logger, workers: number
 
   logger.info({ workers, rate_limits: windows ? 'primary' : config.rateLimit.enabled ? 'redis' : 'off' }, 'starting workers');
   for (let i = 0; i < workers; i++) cluster.fork();
+}
+
+/**
+ * Whether any migration is still to apply, asked with one plain connection: the ORM (a second of
+ * CPU to load and initialise) is started in the primary only when there is something to apply.
+ */
+async function migrationsPending(databaseUrl: string): Promise<boolean> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const applied = await client.query<{ name: string }>('select name from mikro_orm_migrations').then(
+      (result) => new Set(result.rows.map((row) => row.name)),
+      () => new Set<string>(),
+    );
+    return migrationNames.some((name) => !applied.has(name));
+  } finally {
+    await client.end();
+  }
 }

@@ -34,7 +34,7 @@ function run(hits: number, timeoutMs: number, answerAfterMs: number | null) {
                 });
             }, answerAfterMs);
           }
-        } else if (message.answers) resolve({ ...(message as never), asked });
+        } else if (message.answers) resolve({ ...(message as { answers: never; warnings: never }), asked });
       });
       child.send({ hits, timeoutMs });
     },
