@@ -11,7 +11,10 @@ export interface RunningService {
   assertRunning(): void;
 }
 
-/** The environment the service and its CLI share: production mode, no rate limits, quiet logs, loopback only. */
+/**
+ * The environment the service and its CLI share: production mode, no rate limits, quiet logs,
+ * loopback only, one worker (the rows' targets are per worker; the `workers` row sets its own count).
+ */
 function serviceEnv(database: NodeJS.ProcessEnv, port: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -20,6 +23,7 @@ function serviceEnv(database: NodeJS.ProcessEnv, port: number): NodeJS.ProcessEn
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     PORT: String(port),
+    WEB_CONCURRENCY: '1',
   };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;

@@ -1,70 +1,36 @@
 import './production';
-import 'reflect-metadata';
-import { createServer } from 'node:http';
-import { createApp } from './app';
+import cluster from 'node:cluster';
+import { ensurePortFree } from './cluster/port';
+import { StartRefusal } from './cluster/start-refusal';
+import { workerCount } from './cluster/worker-count';
 import { readConfig } from './config';
-import { openDatabase } from './db/database';
 import { createLogger } from './http/logging';
 
-/** read env → open database (embedded or DATABASE_URL) → createApp → listen. */
+/**
+ * read env → port free? → one process (src/server.ts), or WEB_CONCURRENCY workers under a primary
+ * (src/cluster/primary.ts). The port is checked before the data directory or the database is touched.
+ * The serving code is loaded only where it runs: the primary never builds an app.
+ */
 async function main() {
   const config = readConfig();
   // JSON lines; database errors logged without SQL values, credentials censored, request ids attached.
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const { app, stop } = await createApp({
-    orm: database.orm,
-    logger,
-    trustProxy: config.trustProxy,
-    changesUrl: config.databaseUrl,
-    rateLimit: config.rateLimit,
-    corsOrigins: config.corsOrigins,
-    metricsToken: config.metricsToken,
-  });
-  // A client gets REQUEST_TIMEOUT_MS to send a whole request and HEADERS_TIMEOUT_MS for its headers
-  // (then 408 and the socket closes); checked every second rather than Node's default 30 s.
-  const server = createServer(
-    {
-      requestTimeout: config.requestTimeoutMs,
-      headersTimeout: config.headersTimeoutMs,
-      connectionsCheckingInterval: 1000,
-    },
-    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
-    app.callback(),
-  );
-  server.listen(config.port, config.host, () => {
-    logger.info(
-      {
-        url: `http://${config.host}:${config.port}`,
-        database: database.description,
-        rate_limits: config.rateLimit.enabled ? (config.rateLimit.redisUrl ? 'redis' : 'memory') : 'off',
-        statement_timeout_ms: config.statementTimeoutMs,
-      },
-      'listening',
-    );
-  });
-
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    // Stop accepting; idle keep-alive sockets go now, busy ones after their response.
-    server.close(() => {
-      void (async () => {
-        await stop();
-        await database.close();
-        logger.info('stopped');
-        process.exit(0);
-      })();
-    });
-    server.closeIdleConnections();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  if (cluster.isWorker) {
+    // The primary checked the port and applied the migrations.
+    return (require('./server') as typeof import('./server')).runServer(config, logger);
+  }
+  const { workers, warning } = workerCount(process.env, !config.databaseUrl);
+  await ensurePortFree(config.host, config.port);
+  if (warning) logger.warn(warning);
+  if (workers === 1) return (require('./server') as typeof import('./server')).runServer(config, logger);
+  return (require('./cluster/primary') as typeof import('./cluster/primary')).runPrimary(config, logger, workers);
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
 main().catch((error) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // An operator's mistake is one sentence; anything else keeps its stack.
+  const text = error instanceof StartRefusal ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`${text}\n`);
   process.exit(1);
 });

@@ -8,6 +8,7 @@ import { ingestion } from './ingestion';
 import { peer } from './peer';
 import { remoteEvaluation } from './remote-evaluation';
 import type { Scenario } from './types';
+import { workers } from './workers';
 
 /** In running order: the HTTP floors' rows first, then the rows with floors of their own. */
 export const scenarios: Scenario[] = [
@@ -20,4 +21,5 @@ export const scenarios: Scenario[] = [
   remoteEvaluation,
   evaluation,
   dashboards,
+  workers,
 ];

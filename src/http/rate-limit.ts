@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { authenticate, parseId, type Caller } from '../auth/access';
@@ -9,6 +10,7 @@ import { OrganizationStore } from '../modules/organization/organization.store';
 import { ProjectStore } from '../modules/project/project.store';
 import { isUuid } from '../validation/fields';
 import type { RoutePolicy } from './route-policy';
+import { PrimarySlidingWindowStore } from './primary-sliding-window';
 import { MemorySlidingWindowStore, type BucketSpec, type HitResult, type SlidingWindowStore } from './sliding-window';
 
 /**
@@ -58,7 +60,7 @@ export interface RateLimiterOptions {
   makeContext: (koa: Context) => AppContext;
 }
 
-/** In memory per process, or shared through Redis with REDIS_URL. */
+/** In memory per process, in the cluster's primary for N workers, or shared through Redis with REDIS_URL. */
 export async function createRateLimiter({ config, logger, makeContext }: RateLimiterOptions): Promise<RateLimiter> {
   if (!config.enabled) return disabled;
   let store: SlidingWindowStore;
@@ -69,6 +71,9 @@ export async function createRateLimiter({ config, logger, makeContext }: RateLim
     const redis = new RedisSlidingWindowStore(config.redisUrl, logger);
     if (!(await redis.ready())) logger.warn('rate limits: Redis not reachable at start; counting in this process until it is');
     store = redis;
+  } else if (cluster.isWorker) {
+    // Several workers without Redis: the cluster's primary holds the windows (src/cluster/primary.ts).
+    store = new PrimarySlidingWindowStore(logger);
   } else {
     store = new MemorySlidingWindowStore();
   }

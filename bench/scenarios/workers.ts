@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { personProperties, remoteDistinctId } from '../fixtures';
+import { httpRunner, type HttpLoad, type Runner } from '../load';
+import { quiesce, RssWatch } from '../proc';
+import { startService, stopService, type RunningService } from '../service';
+import { alternate, logged, makeRow } from './row';
+import type { Row, Scenario } from './types';
+
+/** The worker processes of a primary: its children (Linux's /proc/<pid>/task/<pid>/children). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** After each run, every worker goes idle too (requests in flight must not spill into the other side's run). */
+const quiescingAll = (runner: Runner, pids: number[]): Runner => ({
+  async warm(seconds) {
+    await runner.warm(seconds);
+    for (const pid of pids) await quiesce(pid);
+  },
+  async run(seconds) {
+    const sample = await runner.run(seconds);
+    for (const pid of pids) await quiesce(pid);
+    return sample;
+  },
+});
+
+/**
+ * WEB_CONCURRENCY (docs/operations.md#workers): the same service as N worker processes (N = the
+ * machine's cores) against one worker, the bench's own service, on the same database, both under the
+ * same load in alternating rounds; the "floor" column is the one-worker service, so the ratio is N
+ * workers over one. PostgreSQL only: the embedded database runs in one process.
+ */
+export const workers: Scenario = {
+  id: 'workers',
+  async run(context) {
+    if (context.database.kind !== 'postgresql') {
+      context.log('  skipped: several workers need PostgreSQL (DATABASE_URL); the embedded database runs in one process');
+      return [];
+    }
+    const count = availableParallelism();
+    const { small } = context.world;
+    const { settings } = context;
+    const started = Date.now();
+    let cluster: RunningService | undefined;
+    try {
+      cluster = await startService({ ...context.database.serviceEnv, WEB_CONCURRENCY: String(count) });
+      const startMs = Date.now() - started;
+      let next = 0;
+      const loads: Array<[string, HttpLoad]> = [
+        [
+          `GET /flags/definitions, ${settings.smallProjectFlags} flags, 200`,
+          {
+            method: 'GET',
+            path: `/flags/definitions?token=${small.apiToken}`,
+            headers: { Authorization: `Bearer ${small.secretToken}` },
+            expect: 200,
+          },
+        ],
+        [
+          `POST /flags/?v=2, ${settings.smallProjectFlags} flags, one subject`,
+          {
+            method: 'POST',
+            path: '/flags/?v=2',
+            headers: { 'Content-Type': 'application/json' },
+            makeBody: () => {
+              const i = next++ % settings.engineIds;
+              return JSON.stringify({
+                token: small.apiToken,
+                distinct_id: remoteDistinctId(i, settings.ingestionUsers),
+                person_properties: personProperties(i),
+              });
+            },
+            expect: 200,
+          },
+        ],
+      ];
+      const rows: Row[] = [];
+      for (const [name, load] of loads) {
+        const pids = childrenOf(cluster.pid);
+        const watches = pids.map((pid) => new RssWatch(pid));
+        const sides = await alternate(
+          context,
+          httpRunner(context.service.url, load, settings.connections, context.service.pid),
+          quiescingAll(httpRunner(cluster.url, load, settings.connections, cluster.pid), pids),
+          false,
+        );
+        cluster.assertRunning();
+        const peaks = watches.map((watch) => watch.stop()).filter((peak): peak is number => peak !== null);
+        const row = makeRow(
+          {
+            scenario: `${name}: ${count} workers vs 1`,
+            unit: 'req/s',
+            floor: 'the same service, one worker (WEB_CONCURRENCY=1), same database',
+            target: { ratio: 1.3 },
+          },
+          sides.service,
+          sides.floor,
+          peaks.length ? Math.max(...peaks) : null,
+          [
+            `${pids.length} workers (pids ${pids.join(', ')}); peak RSS per worker ${peaks.map((p) => p.toFixed(0)).join(', ')} MiB; the load generator shares the machine's ${count} cores`,
+            `first worker answered /_health ${startMs} ms after the start`,
+          ],
+        );
+        rows.push(logged(context, row));
+      }
+      return rows;
+    } finally {
+      await stopService(cluster);
+    }
+  },
+};
