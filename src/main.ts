@@ -8,10 +8,10 @@ import { createLogger } from './http/logging';
 
 /** read env → open database (embedded or DATABASE_URL) → createApp → listen. */
 async function main() {
-  const config = readConfig();
+  const config = readConfig(process.env, process.argv.slice(2));
   // JSON lines; database errors logged without SQL values, credentials censored, request ids attached.
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, createDatabase: config.createDatabase });
   const { app, stop } = await createApp({
     orm: database.orm,
     logger,

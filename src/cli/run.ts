@@ -61,6 +61,7 @@ async function run(argv: string[], io: CliIO): Promise<void> {
     dataDir: config.dataDir,
     shareRunningEmbedded: true,
     poolSize: 1,
+    createDatabase: config.createDatabase,
   });
   try {
     const output = await database.orm.em.fork().transactional((em) => command(em, options));
