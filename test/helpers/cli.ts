@@ -12,6 +12,12 @@ import { transformSync } from '@swc/core';
  */
 const root = path.resolve(__dirname, '../..');
 
+/** What a refused lookup adds when DATABASE_URL names `url` (README "CLI": the CLI names the database it looked in). */
+export function lookedIn(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  return ` (looked in the PostgreSQL database "${pathname.slice(1)}" at ${hostname}:${port || 5432}, from DATABASE_URL).`;
+}
+
 export interface CliRun {
   code: number;
   stdout: string;
