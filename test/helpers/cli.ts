@@ -63,7 +63,11 @@ export function transpiledCli() {
         const child = execFile(
           'node',
           [path.join(out, 'src/cli/main.js'), ...args],
-          { env: withoutUnset({ ...process.env, DATABASE_URL: databaseUrl, ...options.env }), cwd: options.cwd, maxBuffer: 64 * 1024 * 1024 },
+          {
+            env: withoutUnset({ ...process.env, DATABASE_URL: databaseUrl, ...options.env }),
+            cwd: options.cwd,
+            maxBuffer: 64 * 1024 * 1024,
+          },
           (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
         );
         child.stdin!.end(options.stdin ?? '');

@@ -337,7 +337,10 @@ describe('cohorts', () => {
 
   it('regression: a refused import listed ids it never committed; what would have been written now says so', async () => {
     const target = await app.factories.project(world.organization, 'Refused with cohorts');
-    const existing = await createCohort(target.id, { name: 'Existing', filters: { properties: { type: 'AND', values: [person('plan', 'pro')] } } });
+    const existing = await createCohort(target.id, {
+      name: 'Existing',
+      filters: { properties: { type: 'AND', values: [person('plan', 'pro')] } },
+    });
     const cohortsBefore = (await app.request(`/api/projects/${target.id}/cohorts/`, { key: world.owner.key })).body;
     const exported = {
       results: [

@@ -28,7 +28,10 @@ afterAll(async () => {
 });
 
 it('without DATABASE_URL, says it looked in the embedded database in ./.data and how to use the server instead', async () => {
-  const run = await cli.run('', ['key:list', '--email', 'nobody@example.com'], { cwd, env: { DATABASE_URL: undefined, DATA_DIR: undefined } });
+  const run = await cli.run('', ['key:list', '--email', 'nobody@example.com'], {
+    cwd,
+    env: { DATABASE_URL: undefined, DATA_DIR: undefined },
+  });
   expect(run).toEqual({
     code: 1,
     stdout: '',

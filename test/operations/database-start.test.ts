@@ -39,7 +39,8 @@ async function rows(url: string, sql: string, values: unknown[] = []): Promise<u
     await client.end();
   }
 }
-const exists = async (name: string) => (await rows(adminUrl(template!), 'select 1 from pg_database where datname = $1', [name])).length === 1;
+const exists = async (name: string) =>
+  (await rows(adminUrl(template!), 'select 1 from pg_database where datname = $1', [name])).length === 1;
 const drop = (name: string) => execute(adminUrl(template!), `drop database if exists "${name}" with (force)`);
 
 const children: ChildProcess[] = [];
