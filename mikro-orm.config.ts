@@ -14,6 +14,8 @@ export function ormConfig(clientUrl: string, options: { poolSize?: number; state
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: options.poolSize ?? 10 },
+    // Never create a missing database on connect: src/db/ensure-database.ts refuses it unless asked.
+    ensureDatabase: false,
     // STATEMENT_TIMEOUT_MS (default 15 s) on every connection; see src/db/statement-timeout.ts.
     driverOptions: statementTimeoutDriverOptions(options.statementTimeoutMs),
     // The list itself is added by src/db/migrate.ts when something is pending.

@@ -3,6 +3,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** Create the database DATABASE_URL names if missing: `--create-database` or CREATE_DATABASE=true. */
+  createDatabase: boolean;
   dataDir: string;
   trustProxy: boolean;
   logLevel: string;
@@ -101,13 +103,15 @@ export function readStatementTimeoutMs(env: NodeJS.ProcessEnv = process.env): nu
   return integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0);
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** The start command's arguments: `--create-database` is the only one. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 0);
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 0);
   return {
     port: Number(env.PORT ?? 8000),
     host: env.HOST ?? '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
+    createDatabase: argv.includes('--create-database') || flag(env, 'CREATE_DATABASE', false),
     dataDir: env.DATA_DIR ?? '.data',
     trustProxy: env.TRUST_PROXY === 'true',
     logLevel: env.LOG_LEVEL ?? 'info',

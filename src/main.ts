@@ -12,7 +12,7 @@ import { createLogger } from './http/logging';
  * The serving code is loaded only where it runs: the primary never builds an app.
  */
 async function main() {
-  const config = readConfig();
+  const config = readConfig(process.env, process.argv.slice(2));
   // JSON lines; database errors logged without SQL values, credentials censored, request ids attached.
   const logger = createLogger(config.logLevel);
   /* eslint-disable @typescript-eslint/no-require-imports */

@@ -13,7 +13,7 @@ import { openDatabase } from './db/database';
  * The whole service when it runs alone, one worker of several under src/cluster/primary.ts.
  */
 export async function runServer(config: Config, logger: Logger): Promise<void> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, createDatabase: config.createDatabase });
   const { app, stop } = await createApp({
     orm: database.orm,
     logger,

@@ -7,6 +7,7 @@ import { PersonalApiKeyService, presentKey } from '../modules/personal-api-key/p
 import { ProjectService } from '../modules/project/project.service';
 import { User } from '../modules/user/user.entity';
 import { UserService } from '../modules/user/user.service';
+import { LookupFailed } from './lookup-failed';
 
 export type Options = Record<string, string | undefined>;
 
@@ -34,13 +35,13 @@ function positiveInteger(value: string, name: string): number {
 async function userByEmail(em: EntityManager, options: Options): Promise<User> {
   const email = required(options, 'email').toLowerCase();
   const user = await em.findOne(User, { email });
-  if (!user) throw new Error(`User not found: ${email}`);
+  if (!user) throw new LookupFailed(`User not found: ${email}`);
   return user;
 }
 
 async function organizationById(em: EntityManager, id: string): Promise<Organization> {
   const organization = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Organization, id.toLowerCase()) : null;
-  if (!organization) throw new Error(`Organization not found: ${id}`);
+  if (!organization) throw new LookupFailed(`Organization not found: ${id}`);
   return organization;
 }
 
@@ -102,7 +103,7 @@ export const commands: Record<string, (em: EntityManager, options: Options) => P
     const record = value
       ? await em.findOne(PersonalApiKey, { secureValue: hashPersonalApiKey(value) }, { populate: ['user'] })
       : await em.findOne(PersonalApiKey, { id: positiveInteger(id!, 'id') }, { populate: ['user'] });
-    if (!record) throw new Error('Personal API key not found.');
+    if (!record) throw new LookupFailed('Personal API key not found');
     await em.nativeDelete(PersonalApiKey, { id: record.id });
     // Running servers stop accepting it within a second (CREDENTIAL_TTL_MS, src/auth/access.ts).
     return { revoked: { ...presentKey(record), user: userJson(record.user) } };
@@ -148,6 +149,8 @@ export const OPTION_NAMES = [
 interface CommandHelp {
   /** Options and positional arguments, as typed. */
   usage: string;
+  /** One whole sentence for the command list of `--help` (at most 100 characters). */
+  summary: string;
   /** What it does and prints. */
   description: string;
   /** Positional arguments the command takes, by name, in order (they arrive as options). */
@@ -158,33 +161,40 @@ interface CommandHelp {
 export const COMMAND_HELP: Record<string, CommandHelp> = {
   bootstrap: {
     usage: '--email <e> [--first-name <n>] [--organization <name>] [--project <name>]',
+    summary: 'Creates an organization, a project, its owner and an unscoped key.',
     description:
       'Creates an organization, a project (both tokens), the user as owner and an unscoped key.\nPrints {"organization_id", "project_id", "project_api_token", "project_secret_token", "user", "personal_api_key"}.',
   },
   'user:create': {
     usage: '--organization <uuid> --email <e> [--first-name <n>] [--level member|admin|owner]',
+    summary: 'Adds a user to an organization, with an unscoped key.',
     description:
       'Adds a user to an organization (default level member) with an unscoped key.\nPrints {"user": {…}, "personal_api_key": "phx_…"}.',
   },
   'key:create': {
     usage: '--email <e> [--scopes a:read,b:write] [--projects 1,2] [--organizations <uuid>,…] [--label <l>]',
+    summary: 'Creates a personal API key for a user (shown this once).',
     description: 'Creates a personal API key for a user. Prints {"personal_api_key": "phx_…", "id": n}; the key is shown this once.',
   },
   'key:list': {
     usage: '--email <e>',
+    summary: "Lists a user's keys, newest first, masked.",
     description:
       'Lists a user\'s keys, newest first, masked.\nPrints {"user": {…}, "keys": [{id, label, mask_value, scopes, scoped_teams, scoped_organizations, created_at, last_used_at}]}.',
   },
   'key:revoke': {
     usage: '--key <phx_…> | --key - (read from standard input) | --id <n>',
+    summary: 'Deletes a key; running servers refuse it within a second.',
     description: 'Deletes a key. Prints {"revoked": {…}}; running servers refuse the key within a second.',
   },
   'project:create': {
     usage: '--organization <uuid> --name <name>',
+    summary: 'Creates a project in an organization.',
     description: 'Creates a project. Prints {"project_id", "project_api_token", "project_secret_token"}.',
   },
   'flags:export': {
     usage: '--project <id> [--out <file>] [--email <e>]',
+    summary: "Writes a project's flags, and the cohorts they use, as JSON.",
     description: [
       "Writes the project's non-deleted flags, newest first, exactly as the REST list shows them, in one",
       'envelope {"count", "next": null, "previous": null, "results": [...], "cohorts": [...]}, where',
@@ -196,6 +206,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   'flags:import': {
     usage: '--project <id> <file> [--email <e>]',
+    summary: "Creates or updates flags by key from an export (ours or PostHog's); all or nothing.",
     positionals: ['file'],
     description: [
       "Creates or updates flags by key from a flags:export file, or from PostHog's flag list export (the",
@@ -210,8 +221,10 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       'file does not list is refused.',
       'Prints {"project_id", "written", "summary", "results": [{index, key, status, id?, reason?, error?}],',
       '"cohorts": [{index, source_id, name, status, id?, note?, error?}]}',
-      'with status created | updated | unchanged | skipped | error. All or nothing: if any flag is refused,',
-      'nothing is written, the report is printed (no id for what was not created) and the exit code is 1.',
+      'with status created | updated | unchanged | skipped | error. All or nothing: if any flag or cohort is',
+      'refused, nothing is written and the exit code is 1; the report is still printed with "written": false,',
+      'and what would have been written says so: status would_create (no id: none was committed) or',
+      'would_update (the existing id), and "summary" counts would_create and would_update.',
       'Importing the same file again reports every flag unchanged. A progress bar is drawn on standard',
       'error when it is a terminal.',
     ].join('\n'),
@@ -226,7 +239,7 @@ Uses DATABASE_URL / DATA_DIR like the server (beside a running embedded server, 
 
 Commands:
 ${Object.entries(COMMAND_HELP)
-  .map(([name, help]) => `  ${name.padEnd(15)}${help.usage}\n${' '.repeat(17)}${help.description.split('\n')[0]}`)
+  .map(([name, help]) => `  ${name.padEnd(15)}${help.usage}\n${' '.repeat(17)}${help.summary}`)
   .join('\n')}
 `;
 

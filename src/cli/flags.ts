@@ -205,18 +205,22 @@ export async function importFlags(em: EntityManager, projectId: number, file: st
       summary.error > 0 ? `${summary.error} of ${entries.length} flags` : null,
       cohortErrors > 0 ? `${cohortErrors} of ${cohortEntries.length} cohorts` : null,
     ];
-    // Rolled back with the rest: a flag or cohort that would have been created has no id to report.
-    const uncommitted = <T extends { status: string; id?: number }>(items: T[]) =>
+    // Rolled back with the rest: nothing was created or updated. The report says what would have been
+    // (would_create, would_update); what would have been created has no id, as none was committed.
+    const notWritten = <T extends { status: string; id?: number }>(items: T[]) =>
       items.map((item) => {
+        if (item.status === 'updated') return { ...item, status: 'would_update' };
         if (item.status !== 'created') return item;
         const { id: _rolledBack, ...rest } = item;
-        return rest;
+        return { ...rest, status: 'would_create' };
       });
+    const { created, updated, ...others } = summary;
     throw new CommandFailed(`${refused.filter(Boolean).join(' and ')} were refused; nothing was written.`, {
       ...output,
       written: false,
-      results: uncommitted(results),
-      cohorts: uncommitted(cohorts.results),
+      summary: { would_create: created, would_update: updated, ...others },
+      results: notWritten(results),
+      cohorts: notWritten(cohorts.results),
     });
   }
   return output;

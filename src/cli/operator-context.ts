@@ -5,6 +5,7 @@ import { DefinitionsCache } from '../modules/flag-evaluation/definitions-cache';
 import { localEvaluationDefinitions } from '../modules/flag-evaluation/local-evaluation';
 import { ProjectStore } from '../modules/project/project.store';
 import { UserStore } from '../modules/user/user.store';
+import { LookupFailed } from './lookup-failed';
 
 /**
  * An AppContext for a CLI command acting as one user of a project's organization, so the command
@@ -26,11 +27,11 @@ export function operatorContext(em: EntityManager, caller: Caller): AppContext {
 export async function operatorFor(em: EntityManager, projectId: number, email: string | undefined): Promise<Caller> {
   const user = await UserStore.memberOfProject(em, projectId, email ? email.trim().toLowerCase() : null);
   if (!user) {
-    if (!(await ProjectStore.exists(em, projectId))) throw new Error(`Project not found: ${projectId}`);
-    throw new Error(
+    if (!(await ProjectStore.exists(em, projectId))) throw new LookupFailed(`Project not found: ${projectId}`);
+    throw new LookupFailed(
       email
-        ? `${email} is not a member of project ${projectId}'s organization.`
-        : `Project ${projectId}'s organization has no owner; give --email.`,
+        ? `${email} is not a member of project ${projectId}'s organization`
+        : `Project ${projectId}'s organization has no owner; give --email`,
     );
   }
   return { user, key: { id: 0, scopes: null, scopedTeams: null, scopedOrganizations: null, lastUsedAt: new Date() } };

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { readConfig } from '../config';
+import { readConfig, type Config } from '../config';
 import { openDatabase } from '../db/database';
 import { CommandFailed } from './command-failed';
 import { commandHelp, commands, COMMAND_HELP, HELP, OPTION_NAMES } from './commands';
+import { LookupFailed } from './lookup-failed';
 
 /** Where a CLI run reads and writes: the process's own streams (main.ts), or a test's buffers. */
 export interface CliIO {
@@ -61,11 +63,27 @@ async function run(argv: string[], io: CliIO): Promise<void> {
     dataDir: config.dataDir,
     shareRunningEmbedded: true,
     poolSize: 1,
+    createDatabase: config.createDatabase,
   });
   try {
     const output = await database.orm.em.fork().transactional((em) => command(em, options));
     io.stdout(`${JSON.stringify(output)}\n`);
+  } catch (error) {
+    if (error instanceof LookupFailed) throw new LookupFailed(`${error.message} (looked in ${whereLooked(config)}).`);
+    throw error;
   } finally {
     await database.close();
   }
+}
+
+/** Which database a lookup went to, and how to choose another, in words for an operator. */
+function whereLooked(config: Config): string {
+  if (config.databaseUrl) {
+    const url = new URL(config.databaseUrl);
+    return `the PostgreSQL database "${decodeURIComponent(url.pathname.slice(1))}" at ${url.hostname}:${url.port || 5432}, from DATABASE_URL`;
+  }
+  return (
+    `the embedded database in ${path.resolve(config.dataDir)}, as DATABASE_URL is not set; ` +
+    "set DATABASE_URL to use the server's PostgreSQL, or DATA_DIR for another directory"
+  );
 }

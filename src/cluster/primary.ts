@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { CRASH_MEMORY_MS, restartDelayMs } from './backoff';
+import { ensureDatabase } from '../db/ensure-database';
 import { migrationNames } from '../db/migrations/names';
 import { serveSlidingWindows } from '../http/primary-sliding-window';
 
@@ -14,6 +15,8 @@ import { serveSlidingWindows } from '../http/primary-sliding-window';
  * A worker that dies before all have first listened fails the start as a whole: exit 1.
  */
 export async function runPrimary(config: Config, logger: Logger, workers: number): Promise<void> {
+  // A database DATABASE_URL names must exist (or be asked for): checked before anything else opens it.
+  await ensureDatabase(config.databaseUrl!, { create: config.createDatabase });
   // Migrations run here, once, before any worker opens the database; each worker then only sees that none is pending.
   if (await migrationsPending(config.databaseUrl!)) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ORM is loaded only when there is something to apply

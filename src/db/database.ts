@@ -1,6 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import path from 'node:path';
 import { ormConfig } from '../../mikro-orm.config';
+import { ensureDatabase } from './ensure-database';
 import { migrate } from './migrate';
 import { findRunningEmbeddedDatabase, startEmbeddedDatabase, type EmbeddedDatabase } from './embedded';
 
@@ -17,6 +18,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** The CLI may share a running server's embedded database instead of opening the directory. */
   shareRunningEmbedded?: boolean;
+  /** Create the database DATABASE_URL names when it does not exist (--create-database); else that is refused. */
+  createDatabase?: boolean;
 }
 
 /** Opens the database the environment names and applies pending migrations. */
@@ -25,7 +28,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let url = options.databaseUrl;
   let description = url ? url.replace(/\/\/[^@/]*@/, '//') : '';
   let poolSize = options.poolSize ?? 10;
-  if (!url) {
+  if (url) {
+    await ensureDatabase(url, { create: options.createDatabase ?? false });
+  } else {
     const dataDir = path.resolve(options.dataDir ?? '.data');
     description = `embedded PostgreSQL in ${dataDir}`;
     url = options.shareRunningEmbedded ? ((await findRunningEmbeddedDatabase(dataDir)) ?? undefined) : undefined;

@@ -12,6 +12,12 @@ import { transformSync } from '@swc/core';
  */
 const root = path.resolve(__dirname, '../..');
 
+/** What a refused lookup adds when DATABASE_URL names `url` (README "CLI": the CLI names the database it looked in). */
+export function lookedIn(url: string): string {
+  const { hostname, port, pathname } = new URL(url);
+  return ` (looked in the PostgreSQL database "${pathname.slice(1)}" at ${hostname}:${port || 5432}, from DATABASE_URL).`;
+}
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -41,6 +47,8 @@ function transpileDirectory(from: string, to: string) {
   }
 }
 
+const withoutUnset = (env: NodeJS.ProcessEnv) => Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined));
+
 /** Transpiles the CLI once; `run` starts it with `DATABASE_URL` set to the given database. */
 export function transpiledCli() {
   const out = mkdtempSync(path.join(tmpdir(), 'flags-cli-'));
@@ -49,12 +57,17 @@ export function transpiledCli() {
   symlinkSync(path.join(root, 'node_modules'), path.join(out, 'node_modules'));
   return {
     dir: out,
-    run(databaseUrl: string, args: string[], options: { stdin?: string; cwd?: string } = {}): Promise<CliRun> {
+    /** `env` is laid over this process's, after DATABASE_URL: `{DATABASE_URL: undefined}` runs it without one. */
+    run(databaseUrl: string, args: string[], options: { stdin?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
       return new Promise((resolve) => {
         const child = execFile(
           'node',
           [path.join(out, 'src/cli/main.js'), ...args],
-          { env: { ...process.env, DATABASE_URL: databaseUrl }, cwd: options.cwd, maxBuffer: 64 * 1024 * 1024 },
+          {
+            env: withoutUnset({ ...process.env, DATABASE_URL: databaseUrl, ...options.env }),
+            cwd: options.cwd,
+            maxBuffer: 64 * 1024 * 1024,
+          },
           (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
         );
         child.stdin!.end(options.stdin ?? '');
@@ -73,14 +86,14 @@ export function transpiledCli() {
  */
 export function inProcessCli() {
   return {
-    async run(databaseUrl: string, args: string[], options: { stdin?: string } = {}): Promise<CliRun> {
+    async run(databaseUrl: string, args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
       let stdout = '';
       let stderr = '';
       const code = await runCli(args, {
         stdout: (text) => void (stdout += text),
         stderr: (text) => void (stderr += text),
         readStdin: async () => options.stdin ?? '',
-        env: { ...process.env, DATABASE_URL: databaseUrl },
+        env: { ...process.env, DATABASE_URL: databaseUrl, ...options.env },
       });
       return { code, stdout, stderr };
     },

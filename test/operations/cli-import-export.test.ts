@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { COMMAND_HELP } from '../../src/cli/commands';
-import { inProcessCli, transpiledCli, type CliRun } from '../helpers/cli';
+import { inProcessCli, lookedIn, transpiledCli, type CliRun } from '../helpers/cli';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { World } from '../helpers/factories';
 
@@ -100,9 +100,10 @@ describe('--help', () => {
     const noProject = await run(['flags:export']);
     expect(noProject).toEqual({ code: 1, stdout: '', stderr: 'error: --project <id> is required (a positive integer).\n' });
     const unknownProject = await run(['flags:export', '--project', '999999999']);
-    expect(unknownProject).toEqual({ code: 1, stdout: '', stderr: 'error: Project not found: 999999999\n' });
+    const where = lookedIn(app.orm.config.get('clientUrl')!);
+    expect(unknownProject).toEqual({ code: 1, stdout: '', stderr: `error: Project not found: 999999999${where}\n` });
     const stranger = await run(['flags:export', '--project', String(world.project.id), '--email', 'nobody@example.com']);
-    expect(stranger.stderr).toBe(`error: nobody@example.com is not a member of project ${world.project.id}'s organization.\n`);
+    expect(stranger.stderr).toBe(`error: nobody@example.com is not a member of project ${world.project.id}'s organization${where}\n`);
     const notJson = await run(['flags:import', '--project', String(world.project.id), file('not-json.txt', 'key,name\n')]);
     expect(notJson.code).toBe(1);
     expect(notJson.stderr).toMatch(/^error: .*not-json\.txt is not JSON: /);
@@ -333,6 +334,37 @@ describe('cohorts', () => {
       attr: 'filters',
     });
   });
+
+  it('regression: a refused import listed ids it never committed; what would have been written now says so', async () => {
+    const target = await app.factories.project(world.organization, 'Refused with cohorts');
+    const existing = await createCohort(target.id, {
+      name: 'Existing',
+      filters: { properties: { type: 'AND', values: [person('plan', 'pro')] } },
+    });
+    const cohortsBefore = (await app.request(`/api/projects/${target.id}/cohorts/`, { key: world.owner.key })).body;
+    const exported = {
+      results: [
+        { key: 'uses-new', filters: { groups: [{ properties: [{ type: 'cohort', key: 'id', value: 2 }], rollout_percentage: 100 }] } },
+        { key: 'bad key!', filters: { groups: [] } },
+      ],
+      cohorts: [
+        { id: 1, name: 'Existing', filters: { properties: { type: 'AND', values: [person('plan', 'enterprise')] } } },
+        { id: 2, name: 'New', filters: { properties: { type: 'AND', values: [person('region', 'eu')] } } },
+      ],
+    };
+    const result = await run(['flags:import', '--project', String(target.id), file('refused-with-cohorts.json', exported)]);
+    expect([result.code, result.stderr]).toEqual([1, 'error: 1 of 2 flags were refused; nothing was written.\n']);
+    const report = JSON.parse(result.stdout);
+    expect(report).toMatchObject({ written: false, summary: { would_create: 1, would_update: 0, unchanged: 0, skipped: 0, error: 1 } });
+    expect(report.results[0]).toEqual({ index: 0, key: 'uses-new', status: 'would_create' });
+    expect(report.cohorts).toEqual([
+      // The target's own cohort keeps its (committed) id; the one that would have been made has none.
+      { index: 0, source_id: 1, name: 'Existing', status: 'would_update', id: existing.id },
+      { index: 1, source_id: 2, name: 'New', status: 'would_create' },
+    ]);
+    expect((await app.request(`/api/projects/${target.id}/cohorts/`, { key: world.owner.key })).body).toEqual(cohortsBefore);
+    expect((await restList(target.id)).count).toBe(0);
+  });
 });
 
 describe('refusals', () => {
@@ -373,7 +405,8 @@ describe('refusals', () => {
     expect(report).toMatchObject({
       project_id: target.id,
       written: false,
-      summary: { created: 1, updated: 1, unchanged: 0, skipped: 1, error: 5 },
+      // Nothing was written: what would have been says so.
+      summary: { would_create: 1, would_update: 1, unchanged: 0, skipped: 1, error: 5 },
     });
     expect(report.cohorts).toEqual([]);
     expect(report.results).toEqual([
@@ -383,7 +416,7 @@ describe('refusals', () => {
         status: 'error',
         error: { type: 'validation_error', code: 'unique', detail: 'The file holds another flag with this key.', attr: 'key' },
       },
-      { index: 1, key: 'kept', status: 'updated', id: before.results[0].id },
+      { index: 1, key: 'kept', status: 'would_update', id: before.results[0].id },
       { index: 2, key: 'bad-variants', status: 'error', error: api.body },
       { index: 3, key: 'bad key!', status: 'error', error: expect.objectContaining({ type: 'validation_error', attr: 'key' }) },
       {
@@ -399,7 +432,7 @@ describe('refusals', () => {
         error: { type: 'validation_error', code: 'invalid_input', detail: 'Each flag must be a JSON object.', attr: null },
       },
       // Rolled back with the rest: no id for a flag that was never committed ('kept' keeps its own).
-      { index: 6, key: 'fine', status: 'created' },
+      { index: 6, key: 'fine', status: 'would_create' },
       { index: 7, key: 'old', status: 'skipped', reason: 'The flag is deleted in the file.' },
     ]);
     // The same refusal as the API's create answers (its message, code and attr).

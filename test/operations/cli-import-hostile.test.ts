@@ -174,7 +174,7 @@ describe('the hostile corpus as fields of imported flags', () => {
     const result = await importInto(project.id, file(JSON.stringify([{ key: 'small' }, { key: 'large', name: 'x'.repeat(1_100_000) }])));
     expect(result.code).toBe(1);
     expect(report(result).results).toEqual([
-      { index: 0, key: 'small', status: 'created' },
+      { index: 0, key: 'small', status: 'would_create' },
       {
         index: 1,
         key: 'large',
@@ -223,7 +223,7 @@ describe('JSON nested 2,500 levels', () => {
     expect(report(result)).toMatchObject({
       written: false,
       results: [
-        { index: 0, key: 'fine', status: 'created' },
+        { index: 0, key: 'fine', status: 'would_create' },
         {
           index: 1,
           key: 'deep',

@@ -1,7 +1,8 @@
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { World } from '../helpers/factories';
-import { inProcessCli, transpiledCli, type CliRun } from '../helpers/cli';
+import { COMMAND_HELP } from '../../src/cli/commands';
+import { inProcessCli, lookedIn, transpiledCli, type CliRun } from '../helpers/cli';
 
 /**
  * `key:list` and `key:revoke` as an operator runs them, beside a running service over the same
@@ -69,7 +70,8 @@ describe('key:list', () => {
 
   it('refuses an unknown e-mail on standard error with exit code 1', async () => {
     const run = await cli(['key:list', '--email', 'nobody@example.com']);
-    expect(run).toEqual({ code: 1, stdout: '', stderr: 'error: User not found: nobody@example.com\n' });
+    const where = lookedIn(app.orm.config.get('clientUrl')!);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: `error: User not found: nobody@example.com${where}\n` });
   });
 });
 
@@ -119,9 +121,10 @@ describe('key:revoke', () => {
   });
 
   it('refuses unknown keys and ambiguous or missing options', async () => {
+    const where = lookedIn(app.orm.config.get('clientUrl')!);
     for (const [args, message] of [
-      [['key:revoke', '--key', 'phx_unknown'], 'error: Personal API key not found.\n'],
-      [['key:revoke', '--id', '999999999'], 'error: Personal API key not found.\n'],
+      [['key:revoke', '--key', 'phx_unknown'], `error: Personal API key not found${where}\n`],
+      [['key:revoke', '--id', '999999999'], `error: Personal API key not found${where}\n`],
       [['key:revoke', '--id', 'abc'], 'error: --id must be a positive integer.\n'],
       [['key:revoke'], 'error: Give exactly one of --key <phx_…> and --id <n>.\n'],
       [['key:revoke', '--key', world.owner.key, '--id', '1'], 'error: Give exactly one of --key <phx_…> and --id <n>.\n'],
@@ -142,6 +145,14 @@ describe('--help', () => {
     expect(run.stderr).toBe('');
     for (const command of ['bootstrap', 'user:create', 'key:create', 'key:list', 'key:revoke', 'project:create'])
       expect(run.stdout).toContain(command);
+    // Regression: the list printed the first line of each description, cutting flags:export's and
+    // flags:import's mid-sentence. Each command now gets one whole sentence under its usage.
+    const lines = run.stdout.split('\n');
+    for (const [command, help] of Object.entries(COMMAND_HELP)) {
+      const at = lines.findIndex((line) => line.startsWith(`  ${command.padEnd(15)}${help.usage}`));
+      expect([command, lines[at + 1]]).toEqual([command, `${' '.repeat(17)}${help.summary}`]);
+      expect([command, /^[A-Z].*\.$/.test(help.summary), help.summary.length <= 100]).toEqual([command, true, true]);
+    }
     // A command's own help (test/operations/cli-import-export.test.ts checks every command's).
     const own = await cli(['key:revoke', '-h']);
     expect([own.code, own.stderr]).toEqual([0, '']);
