@@ -1,5 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
@@ -98,7 +98,9 @@ export async function createApp({
     // Size, depth, alias and cost limits for every document, introspection included (src/graphql/limits.ts).
     ...apolloLimits,
     // Browsers get GraphiQL from this service's own files (src/graphql/graphiql.ts), never Apollo's CDN page.
-    plugins: [...apolloLimits.plugins, ApolloServerPluginLandingPageDisabled()],
+    // No cache hints are used: without the cache-control plugin Apollo wraps no field resolver
+    // (its willResolveField hook ran for every field of every object of a list).
+    plugins: [...apolloLimits.plugins, ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled()],
     introspection: true,
     // Keys travel in headers, never cookies, so there is no cross-site request to forge.
     csrfPrevention: false,
