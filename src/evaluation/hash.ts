@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 // 0xfffffffffffffff (2^60 − 1) as upstream writes it; as a double that is exactly 2^60.
 const SCALE = 2 ** 60;
@@ -9,6 +9,7 @@ const SCALE = 2 ** 60;
  * so this is bit-identical to PostHog's matchers and to posthog-node.
  */
 export function bucketHash(flagKey: string, identifier: string, salt: '' | 'variant'): number {
-  const hex = createHash('sha1').update(`${flagKey}.${identifier}${salt}`, 'utf8').digest('hex');
+  // One-shot hashing: a Hash object per flag per subject was a tenth of /flags' CPU.
+  const hex = hash('sha1', `${flagKey}.${identifier}${salt}`, 'hex');
   return parseInt(hex.slice(0, 15), 16) / SCALE;
 }
