@@ -20,12 +20,6 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** false: do not check this answer against the OpenAPI document (see TestAppOptions.checkContract). */
   checkContract?: boolean;
-  /**
-   * On a PostgreSQL server, LISTEN for the definitions triggers as a deployed service does (default);
-   * false leaves only the change marks read every second (src/db/change-listener.ts), as on the
-   * embedded database, to test that they alone suffice.
-   */
-  notifications?: boolean;
 }
 
 export interface TestApp {
@@ -64,6 +58,12 @@ export interface TestAppOptions {
    * default on. Off only for a test that means to receive an undocumented answer.
    */
   checkContract?: boolean;
+  /**
+   * On a PostgreSQL server, LISTEN for the definitions triggers as a deployed service does (default);
+   * false leaves only the change marks read every second (src/db/change-listener.ts), as on the
+   * embedded database, to test that they alone suffice.
+   */
+  notifications?: boolean;
 }
 
 /**
