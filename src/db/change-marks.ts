@@ -4,9 +4,12 @@ import type { Client } from 'pg';
 export const EVERY_PROJECT = 0;
 
 // One snapshot for both: the rows changed by transactions that may have committed since the last
-// read, and the oldest transaction this snapshot still sees running (the next read's bound).
-const READ = `select pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
-  coalesce((select json_agg(json_build_array(project_id, xid::text)) from definitions_change where xid >= $1::xid8), '[]'::json) as changes`;
+// read, and the oldest transaction this snapshot still sees running (the next read's bound). The
+// bound is written into the text (digits from the database): a query without parameters travels as
+// one simple-protocol message, which the embedded database's socket runs whole. Split into the
+// extended protocol's several messages, it interleaved with the pool's and hung concurrent writes.
+const read = (horizon: bigint) => `select pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
+  coalesce((select json_agg(json_build_array(project_id, xid::text)) from definitions_change where xid >= '${horizon}'::xid8), '[]'::json) as changes`;
 
 /**
  * What one process knows of `definitions_change` (migration Migration20261127120000DefinitionsChanges):
@@ -36,7 +39,7 @@ export class ChangeMarks {
 
   /** The projects changed since the last read (EVERY_PROJECT among them for "all"), each change once. */
   async read(client: Client): Promise<number[]> {
-    const { rows } = await client.query<{ horizon: string; changes: Array<[number, string]> }>(READ, [this.horizon.toString()]);
+    const { rows } = await client.query<{ horizon: string; changes: Array<[number, string]> }>(read(this.horizon));
     const changed = rows[0].changes.filter(([projectId, xid]) => this.take(projectId, BigInt(xid))).map(([projectId]) => projectId);
     this.horizon = BigInt(rows[0].horizon);
     // Rows below the new horizon are never read again unless a later transaction changes them.
