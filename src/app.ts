@@ -30,9 +30,9 @@ export interface AppDeps {
   /** Trust X-Forwarded-* (only behind a proxy you run). */
   trustProxy?: boolean;
   /**
-   * A PostgreSQL server other processes may write to: listen there for changes to cached data.
-   * Without it (the embedded database, which only this process opens) this process's own writes
-   * are the only changes, and they invalidate caches directly.
+   * A PostgreSQL server that delivers notifications: LISTEN there for changes to cached data too.
+   * Either way the change listener reads the database's change marks about once a second over a
+   * connection of its own (to `orm`'s database), so changes by the CLI or another process are seen.
    */
   changesUrl?: string;
   /** Rate limits (docs/rest-api.md §1.6); default: from the environment (src/config.ts). */
@@ -112,9 +112,13 @@ export async function createApp({
     },
   });
   await apollo.start();
-  const definitions = new DefinitionsCache((projectId) => localEvaluationDefinitions(orm.em, projectId), { trusted: !changesUrl });
-  const listener = changesUrl ? listenForChanges(changesUrl, logger, (listening) => definitions.setTrusted(listening)) : null;
-  await listener?.ready;
+  // Cached copies are trusted while the change listener sees every change (src/db/change-listener.ts).
+  const definitions = new DefinitionsCache((projectId) => localEvaluationDefinitions(orm.em, projectId), { trusted: false });
+  const listener = listenForChanges(changesUrl ?? orm.config.getClientUrl(), logger, {
+    notifications: Boolean(changesUrl),
+    onState: (listening) => definitions.setTrusted(listening),
+  });
+  await listener.ready;
   // The refresh budget lives in the limiter's store (memory or Redis); it is called per request, once both exist.
   const makeContext = contextFactory({ em: orm.em, definitions, refreshBudget: (caller) => limiter.refresh(caller) });
   const limiter = await createRateLimiter({ config: rateLimit, logger, makeContext });
@@ -153,7 +157,7 @@ export async function createApp({
     async stop() {
       await apollo.stop();
       await limiter.close();
-      await listener?.close();
+      await listener.close();
       definitions.close();
     },
   };

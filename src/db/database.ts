@@ -39,8 +39,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     } else {
       embedded = await startEmbeddedDatabase({ dataDir });
       url = embedded.url;
-      // The socket server admits a fixed number of clients; leave room for a CLI beside the server.
-      poolSize = Math.min(poolSize, embedded.maxConnections - 2);
+      // The socket server admits a fixed number of clients; leave room for the change listener's
+      // connection and a CLI beside the server (src/db/embedded.ts).
+      poolSize = Math.min(poolSize, embedded.maxConnections - 3);
     }
   }
   const orm = await MikroORM.init(ormConfig(url, { poolSize })).catch(async (error) => {

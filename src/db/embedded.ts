@@ -15,9 +15,9 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-// Server pool (~5) + a CLI beside it (1-2) + one spare slot, since the socket server frees a
-// slot only after the client's socket has fully closed.
-const DEFAULT_MAX_CONNECTIONS = 8;
+// Server pool (6) + its change listener (1) + a CLI beside it (1) + one spare slot, since the
+// socket server frees a slot only after the client's socket has fully closed.
+const DEFAULT_MAX_CONNECTIONS = 9;
 
 // Memory. PGlite is PostgreSQL compiled to WASM: the whole backend lives in one WebAssembly.Memory
 // that starts at 128 MiB (the module's minimum: `initialMemory` cannot go lower), grows on demand

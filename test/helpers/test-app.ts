@@ -58,6 +58,12 @@ export interface TestAppOptions {
    * default on. Off only for a test that means to receive an undocumented answer.
    */
   checkContract?: boolean;
+  /**
+   * On a PostgreSQL server, LISTEN for the definitions triggers as a deployed service does (default);
+   * false leaves only the change marks read every second (src/db/change-listener.ts), as on the
+   * embedded database, to test that they alone suffice.
+   */
+  notifications?: boolean;
 }
 
 /**
@@ -90,8 +96,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const { app, stop } = await createApp({
     orm,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    // On a real server, listen for changes as a deployed service does; the embedded one has no other writer.
-    changesUrl: process.env.TEST_TEMPLATE_URL ? database.url : undefined,
+    // On a real server, listen for changes as a deployed service does; the embedded one delivers no notifications.
+    changesUrl: process.env.TEST_TEMPLATE_URL && options.notifications !== false ? database.url : undefined,
     rateLimit: { ...GENEROUS_RATE_LIMITS, ...options.rateLimit },
     corsOrigins: options.corsOrigins ?? [],
     metricsToken: options.metricsToken ?? '',

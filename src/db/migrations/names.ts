@@ -13,4 +13,5 @@ export const migrationNames = [
   'Migration20261123190200Dashboards',
   'Migration20261123190400ExperimentResults',
   'Migration20261125090000ExperimentFunnelTies',
+  'Migration20261127120000DefinitionsChanges',
 ] as const;

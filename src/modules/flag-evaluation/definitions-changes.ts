@@ -1,12 +1,14 @@
 /**
  * "A project's SDK definitions changed": published by a writer after its transaction commits (so
- * the writer's next read sees the change), and by the database listener when another process
+ * the writer's next read sees the change), and by the change listener when another process
  * commits one. Process-wide: a signal is only ever a reason to drop a cached copy, so one that
  * reaches an app on another database costs a cache miss, never a wrong answer.
  */
 type Listener = (projectId: number | null) => void;
+type Settler = () => Promise<void>;
 
 const listeners = new Set<Listener>();
+const settlers = new Set<Settler>();
 
 export const definitionsChanges = {
   /** `null`: every project (the listener reconnected and may have missed signals). */
@@ -17,6 +19,18 @@ export const definitionsChanges = {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
+  /**
+   * After a write this process committed: lets each change listener read the database's change
+   * marks now, so the write's own mark is taken in before the writer answers and does not drop
+   * the copies again a second later (src/db/change-listener.ts). Never throws.
+   */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...settlers].map((settle) => settle()));
+  },
+  onSettle(settler: Settler): () => void {
+    settlers.add(settler);
+    return () => settlers.delete(settler);
+  },
 };
 
 /** Runs a write that may change a project's flags or group types, and signals the change once it has ended (committed or not). */
@@ -25,5 +39,6 @@ export async function changingDefinitions<T>(projectId: number, write: () => Pro
     return await write();
   } finally {
     definitionsChanges.publish(projectId);
+    await definitionsChanges.settle();
   }
 }

@@ -68,5 +68,8 @@ export async function ingestEvents(orm: MikroORM, projectId: number, events: Cap
     await IngestionStore.insertEvents(sql, projectId, rows, now);
   });
   // A new group type changes the SDK definitions (their group_type_mapping).
-  if (typesRegistered) definitionsChanges.publish(projectId);
+  if (typesRegistered) {
+    definitionsChanges.publish(projectId);
+    await definitionsChanges.settle();
+  }
 }
