@@ -10,7 +10,7 @@ import { readCapturePayload, readQueryPayload } from './capture.body';
 import { captureErrors } from '../modules/ingestion/ingestion.errors';
 import { evaluateRemotely } from '../modules/flag-evaluation/remote-evaluation.service';
 import { parseRemoteEvaluationBody, readSubject } from '../modules/flag-evaluation/remote-evaluation.request';
-import { clientConfig, clientConfigScript, detailedShape, legacyShape } from '../modules/flag-evaluation/remote-evaluation.shapes';
+import { clientConfig, clientConfigScript, detailedShapeText, legacyShape } from '../modules/flag-evaluation/remote-evaluation.shapes';
 import { projectIdForToken } from '../modules/project/project.tokens';
 
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
@@ -33,9 +33,14 @@ async function evaluationAnswer(
   if (projectId === null) throw captureErrors.invalidToken();
   const subject = readSubject(request.body);
   const result = await evaluateRemotely(ctx, logger, projectId, subject);
-  const body = shape === 'detailed' ? detailedShape(result, requestId) : legacyShape(result);
   // SPEC-GAP: `?config=true` adds the client config to either shape (posthog-node asks it with v2).
-  koa.body = firstOf(koa.query.config) === 'true' ? { ...body, ...clientConfig() } : body;
+  const config = firstOf(koa.query.config) === 'true' ? clientConfig() : undefined;
+  if (shape === 'detailed') {
+    koa.type = 'application/json';
+    koa.body = detailedShapeText(result, requestId, config);
+  } else {
+    koa.body = { ...legacyShape(result), ...config };
+  }
 }
 
 async function configAnswer(koa: Context, ctx: AppContext, token: string, script: boolean): Promise<void> {

@@ -1,4 +1,5 @@
 import type { EvaluationReason } from '../../evaluation/evaluate-flag';
+import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import type { RemoteEvaluation, RemoteFlag } from './remote-evaluation.service';
 
 const DESCRIPTIONS: Record<EvaluationReason, (index: number | null) => string> = {
@@ -18,24 +19,60 @@ function payloadOf({ flag, value }: RemoteFlag): unknown {
   return Object.prototype.hasOwnProperty.call(payloads, key) ? ((payloads as Record<string, unknown>)[key] ?? null) : null;
 }
 
-/** docs/remote-evaluation.md ("The answers"): `/flags?v=2` and `/decide?v=4`. */
-export function detailedShape(result: RemoteEvaluation, requestId: string): Record<string, unknown> {
-  const flags: Record<string, unknown> = {};
-  for (const item of result.flags) {
-    flags[item.flag.key] = {
-      key: item.flag.key,
-      enabled: item.value !== false,
-      variant: typeof item.value === 'string' ? item.value : null,
-      reason: { code: item.reason, condition_index: item.conditionIndex, description: DESCRIPTIONS[item.reason](item.conditionIndex) },
-      metadata: {
-        id: item.flag.id,
-        version: item.flag.version,
-        payload: payloadOf(item),
-        description: item.flag.name === '' ? null : item.flag.name,
-      },
-    };
+/**
+ * Each flag's `metadata` as JSON text, per value it is answered with: built once per flag and value,
+ * since the flags remote evaluation answers come from the cached definitions and never change in
+ * place (a change loads new ones).
+ */
+const metadataTexts = new WeakMap<FeatureFlag, Map<string | boolean, string>>();
+
+function metadataText(item: RemoteFlag): string {
+  let texts = metadataTexts.get(item.flag);
+  if (!texts) metadataTexts.set(item.flag, (texts = new Map()));
+  let text = texts.get(item.value);
+  if (text === undefined) {
+    const { flag } = item;
+    text = JSON.stringify({
+      id: flag.id,
+      version: flag.version,
+      payload: payloadOf(item),
+      description: flag.name === '' ? null : flag.name,
+    });
+    texts.set(item.value, text);
   }
-  return { flags, errorsWhileComputingFlags: result.errorsWhileComputingFlags, requestId };
+  return text;
+}
+
+const reasonTexts = new Map<string, string>();
+
+function reasonText(code: EvaluationReason, index: number | null): string {
+  const cacheKey = `${code}:${index}`;
+  let text = reasonTexts.get(cacheKey);
+  if (text === undefined) {
+    text = JSON.stringify({ code, condition_index: index, description: DESCRIPTIONS[code](index) });
+    // Bounded: five reasons times the condition indexes flags have.
+    if (reasonTexts.size < 10_000) reasonTexts.set(cacheKey, text);
+  }
+  return text;
+}
+
+/**
+ * docs/remote-evaluation.md ("The answers"): `/flags?v=2` and `/decide?v=4`, as JSON text: per flag
+ * `{key, enabled, variant, reason, metadata}`, where the reason and metadata texts are built once
+ * (the SDK path answers every page view; serialising 100 flags' objects anew was a tenth of its CPU).
+ * `extra`: more members (the client config) after `requestId`.
+ */
+export function detailedShapeText(result: RemoteEvaluation, requestId: string, extra?: Record<string, unknown>): string {
+  let text = '{"flags":{';
+  result.flags.forEach((item, i) => {
+    const key = JSON.stringify(item.flag.key);
+    const variant = typeof item.value === 'string' ? JSON.stringify(item.value) : 'null';
+    text +=
+      `${i === 0 ? '' : ','}${key}:{"key":${key},"enabled":${item.value !== false},"variant":${variant},` +
+      `"reason":${reasonText(item.reason, item.conditionIndex)},"metadata":${metadataText(item)}}`;
+  });
+  text += `},"errorsWhileComputingFlags":${result.errorsWhileComputingFlags},"requestId":${JSON.stringify(requestId)}`;
+  return `${text}${extra ? `,${JSON.stringify(extra).slice(1, -1)}` : ''}}`;
 }
 
 /** docs/remote-evaluation.md ("The answers"): `/flags` v1 and `/decide` v3. */
