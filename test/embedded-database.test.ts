@@ -130,7 +130,10 @@ linux('the embedded database directory', () => {
         expected.push(`written-before-kill-${round}`);
         const killed = server;
         process.kill(killed.pid, 'SIGKILL');
-        // What a supervisor does: start again at once, on the same port.
+        // What a supervisor does: start again as soon as the child has died (a zombie here, never
+        // reaped), on the same port. SIGKILL lands asynchronously; until it has, the port is still held
+        // and the new server would rightly refuse it at start.
+        while (running(killed.pid)) await new Promise((resolve) => setTimeout(resolve, 5));
         server = await startServer();
         await healthy(server);
         // The new server took over while the killed one still had its pid.
