@@ -53,7 +53,12 @@ onServer('WEB_CONCURRENCY=2 on PostgreSQL', () => {
       RATE_LIMIT_ENABLED: 'true',
       RATE_LIMIT_BURST_PER_MINUTE: String(BURST),
     });
-    await service.waitFor((lines) => lines.some((l) => l.msg === 'all workers listening'), 60_000);
+    // The primary's line and each worker's own 'listening' line travel through different processes'
+    // writes to one pipe, so either may be read first: wait for all three.
+    await service.waitFor(
+      (lines) => lines.some((l) => l.msg === 'all workers listening') && workerPids().size === 2,
+      60_000,
+    );
   }, 120_000);
 
   afterAll(async () => {
