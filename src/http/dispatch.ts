@@ -68,39 +68,56 @@ const isStatic = (path: string) => !/[:*{]/.test(path);
 const pathKey = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase();
 
 /**
+ * A path's matching order: literal segments before parameters, segment by segment, so a literal
+ * sub-path (`/feature_flags/my_flags`) is tried before a parameter in its place (`/feature_flags/:id`)
+ * whatever order the modules list their rows in. Paths that could match the same request differ
+ * first where one has a literal and the other a parameter; `~` (after letters) marks the parameter.
+ */
+const matchingOrder = (path: string) =>
+  path
+    .split('/')
+    .map((segment) => (/[:*{]/.test(segment) ? '~' : 'a'))
+    .join('');
+
+/**
  * The one dispatcher: every row of the table (REST rows and endpoints), each behind the stages its
  * policy declares. Paths without parameters are found by one Map lookup; the others by the router,
- * in the table's order. Nothing else in the app matches paths (test/http/route-table.test.ts).
+ * literal segments first (`matchingOrder`). Nothing else in the app matches paths
+ * (test/rest/route-table.test.ts).
  */
 export function dispatch(rest: RestRow[], endpoints: Endpoint[], app: AppParts, parts: PipelineParts): Middleware {
   const exact = new Map<string, Router>();
-  const patterns = new Router();
-  const routerFor = (path: string): Router => {
-    if (!isStatic(path)) return patterns;
+  const patterns: Array<{ path: string; register: (router: Router) => void }> = [];
+  const add = (path: string, register: (router: Router) => void) => {
+    if (!isStatic(path)) return void patterns.push({ path, register });
     const key = pathKey(path);
     let router = exact.get(key);
     if (!router) exact.set(key, (router = new Router()));
-    return router;
+    register(router);
   };
 
   for (const endpoint of endpoints) {
     const allow = allowedMethods(endpoint);
     const shown = endpoint.methods.includes('GET') ? allow.filter((method) => method !== 'OPTIONS') : allow;
-    routerFor(endpoint.path).all(
-      endpoint.path,
-      labelled(endpoint.label ?? endpoint.path),
-      ...policyStages(endpoint.policy, parts, endpoint.methods),
-      methodGate(allow, shown),
-      endpoint.create(app),
-    );
+    const stages = [labelled(endpoint.label ?? endpoint.path), ...policyStages(endpoint.policy, parts, endpoint.methods)];
+    add(endpoint.path, (router) => router.all(endpoint.path, ...stages, methodGate(allow, shown), endpoint.create(app)));
   }
   for (const row of rest) {
     const stages = [labelled(row.path), ...policyStages(row.policy, parts, [])];
-    if (row.method === 'ALL') routerFor(row.path).all(row.path, ...stages, row.handle);
-    else routerFor(row.path).register(row.path, [row.method as Method], [...stages, row.handle]);
+    add(row.path, (router) =>
+      row.method === 'ALL'
+        ? router.all(row.path, ...stages, row.handle)
+        : router.register(row.path, [row.method as Method], [...stages, row.handle]),
+    );
   }
 
+  const byPattern = new Router();
+  // A stable sort: rows of one path keep their order (a path's 405 row comes after its own rows).
+  for (const { register } of patterns.sort((a, b) =>
+    matchingOrder(a.path) < matchingOrder(b.path) ? -1 : matchingOrder(a.path) > matchingOrder(b.path) ? 1 : 0,
+  ))
+    register(byPattern);
   const byPath = new Map<string, Middleware>([...exact].map(([key, router]) => [key, router.routes() as Middleware]));
-  const byPattern = patterns.routes() as Middleware;
-  return (koa, next) => (byPath.get(pathKey(koa.path)) ?? byPattern)(koa, next);
+  const patternRoutes = byPattern.routes() as Middleware;
+  return (koa, next) => (byPath.get(pathKey(koa.path)) ?? patternRoutes)(koa, next);
 }

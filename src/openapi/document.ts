@@ -18,8 +18,8 @@ import type { JsonSchema, OutsideOperation, RouteDocs, SecurityRequirement } fro
 
 /**
  * The OpenAPI 3.1 document, generated (never written by hand): every route-table row (method, path,
- * auth, and the GraphQL operation it runs or the input type it reads) plus the few paths served outside
- * the table (src/openapi/outside-routes.ts). `npm run openapi:emit` writes it to schema/openapi.json;
+ * auth, and the GraphQL operation it runs or the input type it reads) plus the endpoint rows' own
+ * descriptions (src/openapi/endpoint-docs.ts). `npm run openapi:emit` writes it to schema/openapi.json;
  * `GET /api/schema/` serves it.
  */
 

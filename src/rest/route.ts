@@ -109,6 +109,12 @@ export function handlerRoute<T>(
   return { ...rest, kind: 'handler', serve: async (ctx, koa) => handle(ctx, koa, await row.auth.check(ctx, koa.params)) };
 }
 
+/** `limit`/`offset` of a list row's query string, for its operation's variables. */
+export const pageParams = ({ query }: RestRequest) => ({
+  limit: queryParams.pageInteger(query.limit),
+  offset: queryParams.pageInteger(query.offset),
+});
+
 /** A path id for a GraphQL Int variable: malformed ids become 0, which no object has (404 after access checks). */
 export const pathId = (value: string | undefined) => parseId(value) ?? 0;
 

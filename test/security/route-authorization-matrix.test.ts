@@ -1,7 +1,7 @@
 import { getNamedType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
 import { buildPublicSchema } from '../../src/graphql/schema';
-import { ownKeys } from '../../src/rest/personal-api-key-operations';
+import { ownKeys } from '../../src/modules/personal-api-key/personal-api-key.operations';
 import type { Route } from '../../src/rest/route';
 import { routes } from '../../src/rest/routes';
 import type { Member, World } from '../helpers/factories';

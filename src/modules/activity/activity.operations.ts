@@ -1,6 +1,6 @@
-import type { JsonSchema, RouteDocs } from '../openapi/types';
-import { restOperation } from './fragments';
-import { pathId, queryParams, type RestRequest } from './route';
+import type { JsonSchema, RouteDocs } from '../../openapi/types';
+import { restOperation } from '../../rest/fragments';
+import { pathId, queryParams, type RestRequest } from '../../rest/route';
 
 /** The activity rows of docs/activity.md: `{results, next, previous, total_count}`, paged by `page` and `limit`. */
 

@@ -1,5 +1,5 @@
-import { restOperation } from './fragments';
-import { pathId, queryParams, type RestRequest } from './route';
+import { restOperation } from '../../rest/fragments';
+import { pathId, queryParams, type RestRequest } from '../../rest/route';
 
 /** The dashboard reads of docs/dashboards.md, used by the route table's dashboard rows. */
 

@@ -1,4 +1,4 @@
-import type { JsonSchema, RouteDocs } from '../openapi/types';
+import type { JsonSchema, RouteDocs } from '../../openapi/types';
 
 /**
  * The experiment results rows in the OpenAPI document (docs/experiment-results.md). Their GraphQL

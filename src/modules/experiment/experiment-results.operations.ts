@@ -1,6 +1,6 @@
 import { experimentResultsDocs, experimentSecondaryResultsDocs, requiresFlagImplementationDocs } from './experiment-results.openapi';
-import { restOperation } from './fragments';
-import { pathId, queryParams, type RestRequest } from './route';
+import { restOperation } from '../../rest/fragments';
+import { pathId, queryParams, type RestRequest } from '../../rest/route';
 
 /** The read operations of the experiment results rows (docs/experiment-results.md). */
 

@@ -17,7 +17,7 @@ export async function checkBlastRadiusInput(
   input: BlastRadiusInput,
   loadCohorts: FiltersValidationOptions['loadCohorts'],
 ): Promise<CheckedBlastRadius> {
-  // A missing condition never gets here: the schema requires it, and REST refuses it with the API's message first (src/rest/evaluation-operations.ts).
+  // A missing condition never gets here: the schema requires it, and REST refuses it with the API's message first (src/modules/flag-evaluation/flag-evaluation.operations.ts).
   const { condition, groupTypeIndex: index } = input;
   if (!isPlainObject(condition)) throw blastRadiusErrors.conditionNotObject(condition);
   await validateConditionProperties(condition.properties, 'condition.properties', loadCohorts);

@@ -1,11 +1,11 @@
-import { blastRadiusErrors } from '../modules/flag-evaluation/blast-radius.errors';
-import { FlagEvaluationService } from '../modules/flag-evaluation/flag-evaluation.service';
-import { parseGroupsParam } from '../modules/flag-evaluation/groups-param';
-import { requestErrors } from '../errors';
-import { isPlainObject, pyTypeName } from '../validation/python';
-import { restOperation } from './fragments';
-import type { RestRequest } from './route';
-import type { RouteDocs } from '../openapi/types';
+import { blastRadiusErrors } from './blast-radius.errors';
+import { FlagEvaluationService } from './flag-evaluation.service';
+import { parseGroupsParam } from './groups-param';
+import { requestErrors } from '../../errors';
+import { isPlainObject, pyTypeName } from '../../validation/python';
+import { restOperation } from '../../rest/fragments';
+import type { RestRequest } from '../../rest/route';
+import type { RouteDocs } from '../../openapi/types';
 
 /** The read operations of docs/rest-api.md §4.4, §4.6 and §4.7, used by the route table's flag helper rows. */
 

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import type { LocalEvaluationAccess } from '../auth/local-evaluation-access';
-import type { AppContext } from '../context';
-import { ifNoneMatchHits } from '../modules/flag-evaluation/local-evaluation';
+import type { LocalEvaluationAccess } from '../../auth/local-evaluation-access';
+import type { AppContext } from '../../context';
+import { ifNoneMatchHits } from './local-evaluation';
 
 /** The SDK hot path (docs/rest-api.md §4.5): the cached definitions body with its ETag, or 304 when the client has it. */
 export async function serveLocalEvaluation(ctx: AppContext, koa: Context, { projectId }: LocalEvaluationAccess): Promise<void> {

@@ -1,4 +1,4 @@
-import type { RouteDocs } from '../openapi/types';
+import type { RouteDocs } from '../../openapi/types';
 
 /** The local-evaluation answer (local-evaluation.handler.ts) in the OpenAPI document: it has no GraphQL type. */
 const MINIMAL_FLAG = {

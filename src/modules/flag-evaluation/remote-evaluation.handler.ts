@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Logger } from 'pino';
-import type { AppContext } from '../context';
-import { requestErrors } from '../errors';
-import { REQUEST_ID_HEADER } from '../http/logging';
-import { publicTokenAccess, type Endpoint, type RoutePolicy } from '../http/route-policy';
+import type { AppContext } from '../../context';
+import { requestErrors } from '../../errors';
+import { REQUEST_ID_HEADER } from '../../http/logging';
+import { publicTokenAccess, type Endpoint, type RoutePolicy } from '../../http/route-policy';
 import { remoteEvaluationOperations } from './remote-evaluation.openapi';
-import { readCapturePayload, readQueryPayload } from './capture.body';
-import { captureErrors } from '../modules/ingestion/ingestion.errors';
-import { evaluateRemotely } from '../modules/flag-evaluation/remote-evaluation.service';
-import { parseRemoteEvaluationBody, readSubject } from '../modules/flag-evaluation/remote-evaluation.request';
-import { clientConfig, clientConfigScript, detailedShapeText, legacyShape } from '../modules/flag-evaluation/remote-evaluation.shapes';
-import { projectIdForToken } from '../modules/project/project.tokens';
+import { readCapturePayload, readQueryPayload } from '../../rest/capture.body';
+import { captureErrors } from '../ingestion/ingestion.errors';
+import { evaluateRemotely } from './remote-evaluation.service';
+import { parseRemoteEvaluationBody, readSubject } from './remote-evaluation.request';
+import { clientConfig, clientConfigScript, detailedShapeText, legacyShape } from './remote-evaluation.shapes';
+import { projectIdForToken } from '../project/project.tokens';
 
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 

@@ -1,4 +1,4 @@
-import type { JsonSchema, OutsideOperation } from '../openapi/types';
+import type { JsonSchema, OutsideOperation } from '../../openapi/types';
 
 /**
  * `/flags`, `/decide` and `/array/:token/config[.js]` in the OpenAPI document (served by

@@ -1,16 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { AppError } from '../errors';
-import { publicTokenAccess, type Endpoint } from '../http/route-policy';
+import { AppError } from '../../errors';
+import { publicTokenAccess, type Endpoint } from '../../http/route-policy';
 import { captureOperations } from './capture.openapi';
-import { readCapturePayload } from './capture.body';
-import { validateEvent, type CapturedEvent } from '../modules/ingestion/capture.event';
-import { parseCapturePayload } from '../modules/ingestion/capture.payload';
-import { captureErrors, MAX_EVENT_BYTES, MAX_EVENTS } from '../modules/ingestion/ingestion.errors';
-import { ingestEvents } from '../modules/ingestion/ingestion.service';
-import { isRetryable, isUnavailable } from '../modules/ingestion/ingestion.store';
-import { projectIdForToken } from '../modules/project/project.tokens';
+import { readCapturePayload } from '../../rest/capture.body';
+import { validateEvent, type CapturedEvent } from './capture.event';
+import { parseCapturePayload } from './capture.payload';
+import { captureErrors, MAX_EVENT_BYTES, MAX_EVENTS } from './ingestion.errors';
+import { ingestEvents } from './ingestion.service';
+import { isRetryable, isUnavailable } from './ingestion.store';
+import { projectIdForToken } from '../project/project.tokens';
 
 const SUCCESS = { status: 1 };
 

@@ -1,4 +1,4 @@
-import type { OutsideOperation } from '../openapi/types';
+import type { OutsideOperation } from '../../openapi/types';
 
 /**
  * The capture paths in the OpenAPI document (they are served by capture.handler.ts, not the route

@@ -1,6 +1,6 @@
-import { restOperation } from './fragments';
-import { queryParams, type RestRequest } from './route';
-import type { RouteDocs } from '../openapi/types';
+import { restOperation } from '../../rest/fragments';
+import { queryParams, type RestRequest } from '../../rest/route';
+import type { RouteDocs } from '../../openapi/types';
 
 /** The read operations of docs/ingestion.md §6, used by the route table's person, event and group rows. */
 

@@ -1,6 +1,6 @@
 import { parse } from 'graphql';
-import { authenticate } from '../auth/access';
-import type { RestRequest, RouteAuth } from './route';
+import { authenticate } from '../../auth/access';
+import type { RestRequest, RouteAuth } from '../../rest/route';
 
 /**
  * SPEC-GAP: the caller's own personal API keys at PostHog's `/api/personal_api_keys/` (list,
