@@ -6,8 +6,11 @@ import { GRAPHIQL_ASSETS, graphiqlAssets, graphiqlPage } from './graphiql';
 /** Any personal API key: each field checks its own scope (docs/graphql.md). */
 const anyPersonalKey: RouteAuth = { describe: 'personal API key (each field checks its scope)', check: async () => undefined };
 
-/** As the REST rows: the JSON body parser, the admin CORS, the per-key budget, computations stopped with the request. */
-const GRAPHQL: RoutePolicy = { body: 'json', cors: 'admin', limit: 'key', work: true };
+/**
+ * As the REST rows: the JSON body parser, the admin CORS, the per-key budget, computations stopped with
+ * the request; a refusal before the handler is a GraphQL answer.
+ */
+const GRAPHQL: RoutePolicy = { body: 'json', cors: 'admin', limit: 'key', work: true, refusals: 'graphql' };
 
 export const graphqlEndpoints: Endpoint[] = [
   {

@@ -43,7 +43,7 @@ function policyStages(policy: RoutePolicy, parts: PipelineParts, preflight: read
   if (policy.work) stages.push(requestWork());
   if (policy.body === 'json') stages.push(parts.parseBody);
   // After the body (a key may be in it), before the handler: docs/rest-api.md §1.3 check 3.
-  const limit = parts.limiter.stage(policy.limit);
+  const limit = parts.limiter.stage(policy);
   if (limit) stages.push(limit);
   return stages;
 }

@@ -45,7 +45,7 @@ const isBadCredential = (error: unknown) => error instanceof AppError && error.s
 
 export interface RateLimiter {
   /** The stage a row's `limit` policy adds to its pipeline (src/http/dispatch.ts); null: nothing to do. */
-  stage(limit: RoutePolicy['limit']): Middleware | null;
+  stage(policy: RoutePolicy): Middleware | null;
   /** Charges one `refresh` of results to the caller's key (see refreshPolicy). */
   refresh: RefreshBudget;
   close(): Promise<void>;
@@ -127,27 +127,32 @@ export async function createRateLimiter({ config, logger, makeContext }: RateLim
   };
 
   /** Rows a personal key calls: its burst and sustained budgets; failed credentials per address. */
-  const byKey: Middleware = async (koa, next) => {
-    const ctx = makeContext(koa);
-    if (!ctx.credential) return next();
-    let caller: Caller;
-    try {
-      caller = await authenticate(ctx);
-    } catch (error) {
-      const refusal = await badCredential(koa, error);
-      if (refusal) return refuse(koa, refusal);
-      // The route answers (its own 401, or nothing at all for a path that needs no key).
+  const byKey =
+    (refuse: (koa: Context, error: AppError) => void): Middleware =>
+    async (koa, next) => {
+      const ctx = makeContext(koa);
+      if (!ctx.credential) return next();
+      let caller: Caller;
+      try {
+        caller = await authenticate(ctx);
+      } catch (error) {
+        const refusal = await badCredential(koa, error);
+        if (refusal) return refuse(koa, refusal);
+        // The route answers (its own 401, or nothing at all for a path that needs no key).
+        return next();
+      }
+      const result = await hit(keyPolicy, `key:${caller.key.id}`);
+      setHeaders(koa, keyPolicy, result);
+      if (!result.admitted) {
+        // §1.3: an unknown project or organization in the path (404) answers before the rate limit (429).
+        await requirePathObject(ctx, caller, koa.params ?? {});
+        return refuse(koa, throttled(koa, keyPolicy, result));
+      }
       return next();
-    }
-    const result = await hit(keyPolicy, `key:${caller.key.id}`);
-    setHeaders(koa, keyPolicy, result);
-    if (!result.admitted) {
-      // §1.3: an unknown project or organization in the path (404) answers before the rate limit (429).
-      await requirePathObject(ctx, caller, koa.params ?? {});
-      return refuse(koa, throttled(koa, keyPolicy, result));
-    }
-    return next();
-  };
+    };
+
+  const byKeyRest = byKey(refuseRest);
+  const byKeyGraphql = byKey(refuseGraphql);
 
   const refresh: RefreshBudget = async (caller) => {
     const result = await hit(refreshPolicy, `key:${caller.key.id}`);
@@ -155,7 +160,8 @@ export async function createRateLimiter({ config, logger, makeContext }: RateLim
   };
 
   return {
-    stage: (limit) => (limit === 'key' ? byKey : limit === 'local_evaluation' ? localEvaluation : null),
+    stage: ({ limit, refusals }) =>
+      limit === 'key' ? (refusals === 'graphql' ? byKeyGraphql : byKeyRest) : limit === 'local_evaluation' ? localEvaluation : null,
     refresh,
     close: () => store.close(),
   };
@@ -191,12 +197,16 @@ function throttled(koa: Context, policy: Policy, result: HitResult): AppError {
   return requestErrors.throttled(seconds(waitMs));
 }
 
+/** REST refusals go to the error middleware. */
+function refuseRest(_koa: Context, error: AppError): void {
+  throw error;
+}
+
 /**
- * REST refusals go to the error middleware; GraphQL answers as GraphQL (docs/README.md decision 3): status 429,
+ * GraphQL answers as GraphQL (docs/README.md decision 3): status 429,
  * `{errors: [{message, extensions: {code: TOO_MANY_REQUESTS, type, reason, attr}}]}`.
  */
-function refuse(koa: Context, error: AppError): void {
-  if (koa.state.routeLabel !== '/graphql') throw error;
+function refuseGraphql(koa: Context, error: AppError): void {
   koa.set(error.headers);
   koa.status = error.status;
   koa.body = {

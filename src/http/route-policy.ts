@@ -26,6 +26,11 @@ export interface RoutePolicy {
   limit: 'none' | 'key' | 'local_evaluation';
   /** The request may start computations that stop when it is answered (src/http/request-work.ts). */
   work: boolean;
+  /**
+   * How a refusal made before the handler (the rate limiter's 429, a bad key) is written: REST's
+   * error body (the default), or GraphQL's `{errors: [...]}` (docs/README.md decision 3).
+   */
+  refusals?: 'rest' | 'graphql';
 }
 
 /** Anyone: no credential is read (probes, the console's files, the OpenAPI document). */
