@@ -3,6 +3,8 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
+import { createAppCaches } from './app-caches';
+import { systemClock, type Clock } from './clock';
 import { createContext, type AppContext, type AppServices } from './context';
 import { listenForChanges } from './db/change-listener';
 import { readCorsOrigins, readMetricsToken, readRateLimitConfig, type RateLimitConfig } from './config';
@@ -41,6 +43,8 @@ export interface AppDeps {
   corsOrigins?: string[];
   /** The bearer token GET /metrics requires; default: METRICS_TOKEN (none = this host only, docs/operations.md). */
   metricsToken?: string;
+  /** What expires (credential and token caches) reads this; default: the system's. Tests move their own. */
+  clock?: Clock;
 }
 
 /** Outermost: any throw becomes `{type, code, detail, attr}`; a 500 shows no internals. */
@@ -88,6 +92,7 @@ export async function createApp({
   rateLimit = readRateLimitConfig(),
   corsOrigins = readCorsOrigins(),
   metricsToken = readMetricsToken(),
+  clock = systemClock,
 }: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
   // Error serializer without SQL values, credentials censored (src/http/logging.ts).
   const logger = safeLogger(givenLogger);
@@ -120,7 +125,8 @@ export async function createApp({
   });
   await listener.ready;
   // The refresh budget lives in the limiter's store (memory or Redis); it is called per request, once both exist.
-  const makeContext = contextFactory({ em: orm.em, definitions, refreshBudget: (caller) => limiter.refresh(caller) });
+  const caches = createAppCaches(clock);
+  const makeContext = contextFactory({ em: orm.em, clock, caches, definitions, refreshBudget: (caller) => limiter.refresh(caller) });
   const limiter = await createRateLimiter({ config: rateLimit, logger, makeContext });
   const metrics = new Metrics({
     pool: () => poolUsageOf(orm.em.getConnection().getKnex()),
@@ -131,6 +137,8 @@ export async function createApp({
     logger,
     metrics,
     makeContext,
+    clock,
+    caches,
     graphql: apolloMiddleware(apollo, makeContext),
     schema,
     routes,

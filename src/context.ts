@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppCaches } from './app-caches';
+import type { Clock } from './clock';
 import { extractCredential, type Credential } from './auth/credentials';
 import type { Caller, ProjectStanding } from './auth/access';
 import { RequestWork } from './http/request-work';
@@ -8,9 +10,11 @@ import type { DefinitionsCache } from './modules/flag-evaluation/definitions-cac
 /** Charges one recomputation of results to the caller's key; throws the 429 when its budget is spent. */
 export type RefreshBudget = (caller: Caller) => Promise<void>;
 
-/** What lives as long as the app: the root EntityManager requests fork, and the app's caches. */
+/** What lives as long as the app: the root EntityManager requests fork, its clock and its caches. */
 export interface AppServices {
   em: EntityManager;
+  clock: Clock;
+  caches: AppCaches;
   definitions: DefinitionsCache;
   /** The per-key refresh budget (src/http/rate-limit.ts); absent: unlimited (the CLI). */
   refreshBudget?: RefreshBudget;
@@ -40,6 +44,10 @@ export interface AppContext {
   readonly loaders: Loaders;
   /** The SDK definitions, cached per project and change. */
   definitions: DefinitionsCache;
+  /** The app's time for what expires (src/clock.ts). */
+  readonly clock: Clock;
+  /** The app's remembered lookups: credentials, tokens (src/app-caches.ts). */
+  readonly caches: AppCaches;
   /** Who is calling, looked up once per request by src/auth/access.ts (null until then). */
   caller: Promise<Caller> | null;
   /** The caller's standing in each project asked about, memoised per request by src/auth/access.ts. */
@@ -89,6 +97,8 @@ export function createContext(
     reads: operator?.em ?? services.em,
     request,
     definitions: services.definitions,
+    clock: services.clock,
+    caches: services.caches,
     credential: extractCredential(request),
     // An operator (the CLI) is the caller already; a request's caller comes from its credential.
     caller: operator ? Promise.resolve(operator.caller) : null,

@@ -1,6 +1,5 @@
 import { authErrors, requestErrors } from '../errors';
 import type { AppContext } from '../context';
-import { LRUCache } from 'lru-cache';
 import { PersonalApiKeyStore } from '../modules/personal-api-key/personal-api-key.store';
 import type { Project } from '../modules/project/project.entity';
 import { ProjectStore } from '../modules/project/project.store';
@@ -19,7 +18,7 @@ export interface CallerKey {
   lastUsedAt: Date | null;
 }
 
-/** Who is calling: plain objects, shared by requests for a moment (see CREDENTIAL_TTL_MS); never handed to an EntityManager. */
+/** Who is calling: plain objects, shared by requests for a moment (see CREDENTIAL_TTL_MS in src/app-caches.ts); never handed to an EntityManager. */
 export interface Caller {
   user: User;
   key: CallerKey;
@@ -42,23 +41,15 @@ export type ProjectStanding = Omit<ProjectAccess, 'level'> & { level: number | n
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
 const MAX_INT32 = 2_147_483_647;
 
-/**
- * SPEC-GAP: a key's lookup is remembered for one second per process, so a polling SDK or a busy
- * script costs no statement per request; a revoked key or a deactivated user is refused within a second.
- * Only keys that authenticate are remembered, and at most 10,000 of them.
- */
-export const CREDENTIAL_TTL_MS = 1000;
-const callers = new LRUCache<string, Caller>({ max: 10_000, ttl: CREDENTIAL_TTL_MS });
-
 /** Check 1 of docs/rest-api.md §1.3: who is calling. One SQL statement (key joined with user), at most once a second per key. */
 export function authenticate(ctx: AppContext): Promise<Caller> {
   ctx.caller ??= (async () => {
     const credential = ctx.credential;
     if (!credential) throw authErrors.notAuthenticated();
     const secureValue = hashPersonalApiKey(credential.value);
-    const caller = callers.get(secureValue) ?? (await lookUpCaller(ctx, secureValue));
+    const caller = ctx.caches.callers.get(secureValue) ?? (await lookUpCaller(ctx, secureValue));
     if (!caller) throw authErrors.invalidPersonalKey(credential.source);
-    const now = new Date();
+    const now = new Date(ctx.clock.now());
     if (!caller.key.lastUsedAt || now.getTime() - caller.key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       caller.key.lastUsedAt = now;
       await PersonalApiKeyStore.touchLastUsed(ctx.em, caller.key.id, now);
@@ -70,7 +61,7 @@ export function authenticate(ctx: AppContext): Promise<Caller> {
 
 async function lookUpCaller(ctx: AppContext, secureValue: string): Promise<Caller | null> {
   const caller = await PersonalApiKeyStore.callerByHash(ctx.em, secureValue);
-  if (caller) callers.set(secureValue, caller);
+  if (caller) ctx.caches.callers.set(secureValue, caller);
   return caller;
 }
 

@@ -1,8 +1,7 @@
-import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../context';
 import { authErrors } from '../errors';
 import { projectIdForToken, type ProjectToken } from '../modules/project/project.tokens';
-import { accessProject, authenticate, CREDENTIAL_TTL_MS, parseId } from './access';
+import { accessProject, authenticate, parseId } from './access';
 
 const SECRET_PREFIX = 'phs_';
 
@@ -10,13 +9,6 @@ const SECRET_PREFIX = 'phs_';
 export interface LocalEvaluationAccess {
   projectId: number;
 }
-
-/**
- * SPEC-GAP: a granted (credential, path project, `?token=`) is remembered as long as a key lookup
- * (CREDENTIAL_TTL_MS), so a polling SDK's 304 touches no database; a revoked key, a removed member
- * or a rotated token is refused within that time.
- */
-const granted = new LRUCache<string, LocalEvaluationAccess>({ max: 10_000, ttl: CREDENTIAL_TTL_MS });
 
 /** A token as looked up: the first of repeated parameters; anything but text names no project. */
 const lookupText = (value: unknown): string | null => {
@@ -35,10 +27,10 @@ export async function accessLocalEvaluation(ctx: AppContext, projectRef: string 
   if (!credential) throw authErrors.notAuthenticated();
   const token = lookupText(ctx.request.query.token);
   const cacheKey = `${credential.source}\u0000${credential.value}\u0000${projectRef ?? ''}\u0000${token ?? ''}`;
-  const hit = granted.get(cacheKey);
+  const hit = ctx.caches.localEvaluation.get(cacheKey);
   if (hit) return hit;
   const access = await checkLocalEvaluation(ctx, projectRef, token);
-  granted.set(cacheKey, access);
+  ctx.caches.localEvaluation.set(cacheKey, access);
   return access;
 }
 
@@ -68,4 +60,4 @@ async function checkLocalEvaluation(ctx: AppContext, projectRef: string | undefi
   return { projectId: (await accessProject(ctx, projectId, 'feature_flag:read')).project.id };
 }
 
-const findProject = (ctx: AppContext, column: ProjectToken, value: string) => projectIdForToken(ctx.reads, column, value);
+const findProject = (ctx: AppContext, column: ProjectToken, value: string) => projectIdForToken(ctx, column, value);

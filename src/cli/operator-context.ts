@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/access';
+import { createAppCaches } from '../app-caches';
+import { systemClock } from '../clock';
 import { createContext, type AppContext } from '../context';
 import { DefinitionsCache } from '../modules/flag-evaluation/definitions-cache';
 import { localEvaluationDefinitions } from '../modules/flag-evaluation/local-evaluation';
@@ -17,7 +19,8 @@ import { LookupFailed } from './lookup-failed';
 export function operatorContext(em: EntityManager, caller: Caller): AppContext {
   const definitions = new DefinitionsCache((projectId) => localEvaluationDefinitions(em, projectId), { trusted: false });
   const source = { method: 'CLI', url: () => new URL('http://cli.invalid/'), headers: {}, query: {}, body: undefined };
-  return createContext({ em, definitions }, source, { caller, em });
+  // A fresh cache per command: nothing a command looks up is remembered beyond it.
+  return createContext({ em, definitions, clock: systemClock, caches: createAppCaches(systemClock) }, source, { caller, em });
 }
 
 /**

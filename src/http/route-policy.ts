@@ -2,6 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
+import type { AppCaches } from '../app-caches';
+import type { Clock } from '../clock';
 import type { AppContext } from '../context';
 import type { OutsideOperation } from '../openapi/types';
 import type { Method, Route, RouteAuth } from '../rest/route';
@@ -49,6 +51,9 @@ export interface AppParts {
   logger: Logger;
   metrics: Metrics;
   makeContext(koa: Context): AppContext;
+  /** The app's clock and remembered lookups, for handlers that make no context (capture). */
+  clock: Clock;
+  caches: AppCaches;
   /** Apollo, for /graphql (src/graphql/apollo-koa.ts). */
   graphql: Middleware;
   /** The whole schema and the REST rows: the OpenAPI document is generated from them. */

@@ -5,6 +5,7 @@ import { describeInBrowser } from '../helpers/browser';
 import { ensureBuilt } from '../helpers/build';
 import { useConsoleHarness } from '../helpers/console-browser';
 import type { World } from '../helpers/factories';
+import { CREDENTIAL_TTL_MS } from '../../src/app-caches';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -135,8 +136,8 @@ describeWithBrowser('the console in a browser', () => {
     await signIn(page, member.key);
     const revoked = await app.request('/api/personal_api_keys/@current/', { method: 'DELETE', key: member.key });
     expect(revoked.status).toBe(204);
-    // A revoked key is refused everywhere within a second (README, "A user's own keys").
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // A revoked key is refused everywhere once its lookup expires (README, "A user's own keys").
+    app.clock.advance(CREDENTIAL_TTL_MS + 1);
     await page.reload();
     await page.getByRole('alert').filter({ hasText: 'Signed out:' }).waitFor();
     await page.getByRole('textbox', { name: 'Personal API key' }).waitFor();

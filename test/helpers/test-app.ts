@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
 import { RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '../../src/config';
+import { TestClock } from './clock';
 import { createTestDatabase } from './databases';
 import { Factories } from './factories';
 import { fetchChecked, prepareContractCheck, type CheckedResponse } from './openapi-contract';
@@ -32,11 +33,9 @@ export interface TestApp {
     variables?: Record<string, unknown>,
     key?: string | null,
   ): Promise<ApiResponse<{ data?: T; errors?: any[] }>>;
-  /**
-   * Runs `action` and returns how many SQL statements the app sent meanwhile, less the lookups the
-   * app remembers for a second (isRememberedLookup; test/graphql/query-count.test.ts bounds the
-   * key's).
-   */
+  /** The app's clock: it stands still until the test advances it (what the app remembers expires then). */
+  clock: TestClock;
+  /** Runs `action` and returns how many SQL statements the app sent meanwhile. */
   countQueries(action: () => Promise<unknown>): Promise<number>;
   /** Runs `action` and returns the SQL statements the app sent meanwhile, whitespace collapsed. */
   sqlDuring(action: () => Promise<unknown>): Promise<string[]>;
@@ -80,21 +79,16 @@ export const GENEROUS_RATE_LIMITS: RateLimitConfig = {
   refreshPerMinute: 1_000_000,
 };
 
-/**
- * The lookups the app remembers for a second: a personal key (src/auth/access.ts) and a project's
- * token (src/modules/project/project.tokens.ts). Whether a request pays for one depends on timing.
- */
-export const isRememberedLookup = (sql: string) =>
-  /from personal_api_key k join app_user|from project where (secret_)?api_token =/.test(sql);
-
 /** The real app on a port-0 HTTP server, over this file's own database. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const appOptions = options;
   if (options.checkContract !== false) await prepareContractCheck();
   const database = await createTestDatabase({ synchronousCommit: options.synchronousCommit });
   const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4, statementTimeoutMs: options.statementTimeoutMs }));
+  const clock = new TestClock();
   const { app, stop } = await createApp({
     orm,
+    clock,
     logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     // On a real server, listen for changes as a deployed service does; the embedded one delivers no notifications.
     changesUrl: process.env.TEST_TEMPLATE_URL && options.notifications !== false ? database.url : undefined,
@@ -112,7 +106,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     .getConnection()
     .getKnex()
     .on('query', (query: { sql: string }) => {
-      if (!isRememberedLookup(query.sql)) statements += 1;
+      statements += 1;
       recording?.push(query.sql.replace(/\s+/g, ' '));
     });
 
@@ -134,6 +128,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     baseUrl,
     orm,
+    clock,
     factories: new Factories(orm),
     request,
     graphql: (query, variables, key) => request('/graphql', { method: 'POST', key, body: { query, variables } }),

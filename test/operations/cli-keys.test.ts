@@ -1,4 +1,4 @@
-import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
+import { CREDENTIAL_TTL_MS } from '../../src/app-caches';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { World } from '../helpers/factories';
 import { COMMAND_HELP } from '../../src/cli/commands';
@@ -111,7 +111,7 @@ describe('key:revoke', () => {
     expect(third.revoked.id).toBe(byId.id);
     for (const run of [first, second, third]) expect(JSON.stringify(run)).not.toMatch(/phx_[0-9A-Za-z]{40}|sha256\$/);
 
-    await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_TTL_MS + 50));
+    app.clock.advance(CREDENTIAL_TTL_MS + 1);
     for (const key of [...keys, byId.personal_api_key]) {
       const res = await app.request(flags, { key });
       expect([res.status, res.body.code]).toEqual([401, 'authentication_failed']);

@@ -55,10 +55,7 @@ onServer('WEB_CONCURRENCY=2 on PostgreSQL', () => {
     });
     // The primary's line and each worker's own 'listening' line travel through different processes'
     // writes to one pipe, so either may be read first: wait for all three.
-    await service.waitFor(
-      (lines) => lines.some((l) => l.msg === 'all workers listening') && workerPids().size === 2,
-      60_000,
-    );
+    await service.waitFor((lines) => lines.some((l) => l.msg === 'all workers listening') && workerPids().size === 2, 60_000);
   }, 120_000);
 
   afterAll(async () => {

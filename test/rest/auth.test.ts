@@ -1,6 +1,6 @@
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { Member, World } from '../helpers/factories';
-import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
+import { CREDENTIAL_TTL_MS } from '../../src/app-caches';
 
 /** docs/rest-api.md §2 (credentials, 401 bodies, access, scopes) and §1.3's order, over the flag routes. */
 
@@ -109,7 +109,7 @@ describe('credentials (§2.1, §2.2)', () => {
     const member = await app.factories.member(world.organization);
     expect((await get(flags, { key: member.key })).status).toBe(200);
     await app.factories.sql('update app_user set is_active = false where id = ?', [member.user.id]);
-    await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_TTL_MS));
+    app.clock.advance(CREDENTIAL_TTL_MS + 1);
     const res = await get(flags, { key: member.key });
     expect(res.status).toBe(401);
     expect(res.body).toEqual(invalidKey('Authorization header'));

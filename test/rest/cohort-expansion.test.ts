@@ -1,5 +1,5 @@
 import type { World } from '../helpers/factories';
-import { isRememberedLookup, startTestApp, type TestApp } from '../helpers/test-app';
+import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
 /**
@@ -43,7 +43,7 @@ async function storedByHand(name: string, filters: unknown, w = world): Promise<
 
 /** The statements `action` sends (less the remembered key lookup): how many, the longest, and all their text. */
 async function sqlOf(action: () => Promise<unknown>) {
-  const statements = (await app.sqlDuring(action)).filter((sql) => !isRememberedLookup(sql));
+  const statements = await app.sqlDuring(action);
   return {
     count: statements.length,
     longest: Math.max(0, ...statements.map((sql) => sql.length)),

@@ -18,7 +18,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
  * Fixed seed. FUZZ_RUNS (default 300) is the total number of cases, two thirds REST, one third
  * GraphQL; `.ci/fuzz` runs 10,000 under a time cap. FUZZ_SEED overrides the seed; FUZZ_DEBUG=1 prints
  * every request and its answer. A failure prints the shrunk case and the raw request (method, path,
- * headers, body) that reproduces it.
+ * headers, body) that reproduces it; FUZZ_NO_SHRINK=1 reports the first failing REST case unshrunk.
  */
 const TOTAL_RUNS = Number(process.env.FUZZ_RUNS ?? 300);
 const SEED = Number(process.env.FUZZ_SEED ?? 42);
@@ -988,7 +988,8 @@ describe('fuzz', () => {
             if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') await heal();
           }
         }),
-        { seed: SEED, numRuns: REST_RUNS },
+        // FUZZ_NO_SHRINK=1: report the first failing case as generated (shrinking replays many cases).
+        { seed: SEED, numRuns: REST_RUNS, endOnFailure: Boolean(process.env.FUZZ_NO_SHRINK) },
       );
       console.log(`REST fuzz: ${counts.total} requests (${counts.refused} refused; statuses ${JSON.stringify(statuses)}), seed ${SEED}`);
     },

@@ -6,7 +6,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
-import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
+import { CREDENTIAL_TTL_MS } from '../../src/app-caches';
 import type { Member, World } from '../helpers/factories';
 import { expectRefused, notProvided } from '../helpers/graphql-refusal';
 import { fetchChecked } from '../helpers/openapi-contract';
@@ -29,8 +29,7 @@ const invalidKey = (where = 'Authorization header') =>
 const invalid = (detail: string, attr: string | null = null) => err('validation_error', 'invalid_input', detail, attr);
 const forbidden = (detail: string) => err('authentication_error', 'permission_denied', detail);
 const BROADER = forbidden('API key cannot create a key with more access than its own.');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const afterCredentialTtl = () => sleep(CREDENTIAL_TTL_MS + 50);
+const afterCredentialTtl = () => app.clock.advance(CREDENTIAL_TTL_MS + 1);
 
 /** Every answer this file receives, and which key (if any) a create revealed in it. */
 const answers: Array<{ what: string; text: string; revealed: string | null }> = [];
@@ -283,7 +282,7 @@ describe('revocation', () => {
 
     const revoked = await request(`${KEYS}/${victim.id}/`, { method: 'DELETE', key: user.key });
     expect([revoked.status, revoked.text]).toEqual([204, '']);
-    await afterCredentialTtl();
+    afterCredentialTtl();
 
     expect((await request(flags, { key: victim.value })).body).toEqual(invalidKey());
     expect((await request(`${flags}?personal_api_key=${victim.value}`)).body).toEqual(invalidKey('query string'));
@@ -299,14 +298,14 @@ describe('revocation', () => {
   it('revokes the calling key itself through @current', async () => {
     const user = await app.factories.member(world.organization);
     expect((await request(`${KEYS}/@current`, { method: 'DELETE', key: user.key })).status).toBe(204);
-    await afterCredentialTtl();
+    afterCredentialTtl();
     expect((await request(KEYS, { key: user.key })).body).toEqual(invalidKey());
   });
 
   it("refuses a deactivated user's key management", async () => {
     const user = await app.factories.member(world.organization);
     await app.factories.sql('update app_user set is_active = false where id = ?', [user.user.id]);
-    await afterCredentialTtl();
+    afterCredentialTtl();
     expect((await create(user.key, { label: 'x', scopes: ['*'] })).body).toEqual(invalidKey());
     expect((await request(KEYS, { key: user.key })).status).toBe(401);
   });
@@ -415,7 +414,7 @@ describe('GraphQL: personalApiKeys, createPersonalApiKey, revokePersonalApiKey',
       user.key,
     );
     expect(revoked.body).toEqual({ data: { revokePersonalApiKey: created.id } });
-    await afterCredentialTtl();
+    afterCredentialTtl();
     expect((await request(flagsOf(world.project.id), { key: created.value })).status).toBe(401);
   });
 

@@ -1,5 +1,5 @@
 import { getNamedType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
-import { CREDENTIAL_TTL_MS } from '../../src/auth/access';
+import { CREDENTIAL_TTL_MS } from '../../src/app-caches';
 import { buildPublicSchema } from '../../src/graphql/schema';
 import { ownKeys } from '../../src/modules/personal-api-key/personal-api-key.operations';
 import type { Route } from '../../src/rest/route';
@@ -323,7 +323,7 @@ beforeAll(async () => {
     elsewhere,
   };
   // Revocation and deactivation are seen once remembered lookups expire.
-  await new Promise((resolve) => setTimeout(resolve, CREDENTIAL_TTL_MS + 50));
+  app.clock.advance(CREDENTIAL_TTL_MS + 1);
 }, 60_000);
 afterAll(() => app.close());
 

@@ -16,7 +16,7 @@ import { projectIdForToken } from '../project/project.tokens';
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
 async function projectOf(ctx: AppContext, token: string | null): Promise<number | null> {
-  return token === null ? null : projectIdForToken(ctx.reads, 'api_token', token);
+  return token === null ? null : projectIdForToken(ctx, 'api_token', token);
 }
 
 async function evaluationAnswer(

@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
-import type { Logger } from 'pino';
 import { AppError } from '../../errors';
-import { publicTokenAccess, type Endpoint } from '../../http/route-policy';
+import type { AppCaches } from '../../app-caches';
+import { publicTokenAccess, type AppParts, type Endpoint } from '../../http/route-policy';
 import { captureOperations } from './capture.openapi';
 import { readCapturePayload } from '../../rest/capture.body';
 import { validateEvent, type CapturedEvent } from './capture.event';
@@ -14,9 +14,9 @@ import { projectIdForToken } from '../project/project.tokens';
 
 const SUCCESS = { status: 1 };
 
-/** A project's public token → its id (remembered for a second, like every token lookup: project.tokens.ts). */
-async function projectForToken(orm: MikroORM, token: string): Promise<number> {
-  const projectId = await projectIdForToken(orm.em, 'api_token', token);
+/** A project's public token → its id (remembered for a moment, like every token lookup: project.tokens.ts). */
+async function projectForToken(orm: MikroORM, caches: AppCaches, token: string): Promise<number> {
+  const projectId = await projectIdForToken({ caches, reads: orm.em }, 'api_token', token);
   if (projectId === null) throw captureErrors.invalidToken();
   return projectId;
 }
@@ -37,17 +37,17 @@ function validateEvents(items: unknown[], textBytes: number, sentAt: Date | null
  * personal key and no rate limit, the token names the project. `ingested` counts what was
  * acknowledged (/metrics).
  */
-function capture(orm: MikroORM, logger: Logger, ingested: (events: number) => void): Middleware {
+function capture({ orm, logger, metrics, caches }: AppParts): Middleware {
   return async (ctx) => {
     const now = new Date();
     const text = await readCapturePayload(ctx);
     const payload = parseCapturePayload(text, ctx.query);
     if (payload.token === null) throw captureErrors.missingToken();
     try {
-      const projectId = await projectForToken(orm, payload.token);
+      const projectId = await projectForToken(orm, caches, payload.token);
       const events = validateEvents(payload.items, Buffer.byteLength(text), payload.sentAt, now);
       await ingestEvents(orm, projectId, events, now);
-      ingested(events.length);
+      metrics.ingested(events.length);
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (!isUnavailable(error) && !isRetryable(error)) throw error;
@@ -64,6 +64,6 @@ export const captureEndpoints: Endpoint[] = captureOperations.map((docs) => ({
   methods: ['POST'],
   auth: publicTokenAccess,
   policy: { body: 'raw', cors: 'sdk', limit: 'none', work: false },
-  create: ({ orm, logger, metrics }) => capture(orm, logger, metrics.ingested),
+  create: capture,
   docs: [docs],
 }));

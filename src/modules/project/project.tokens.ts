@@ -1,24 +1,26 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { LRUCache } from 'lru-cache';
+import type { AppCaches } from '../../app-caches';
+import type { AppContext } from '../../context';
 import { storableText } from '../../db/sql';
 import { ProjectStore } from './project.store';
 
 export type ProjectToken = 'api_token' | 'secret_api_token';
 
-/** How long a token's project is remembered per process: a rotated token stops working within this. */
-export const TOKEN_TTL_MS = 1000;
-const known = new LRUCache<string, number>({ max: 10_000, ttl: TOKEN_TTL_MS });
-
 /**
- * The project a public (`phc_`) or secret (`phs_`) token names, or null. SPEC-GAP: a known token
- * is remembered for a second, so SDK polling costs no statement for it; unknown ones are always looked up.
+ * The project a public (`phc_`) or secret (`phs_`) token names, or null. A known token is remembered
+ * for CREDENTIAL_TTL_MS (src/app-caches.ts), so SDK polling costs no statement for it; unknown ones
+ * are always looked up. Read through the app's root EntityManager (no unit of work).
  */
-export async function projectIdForToken(em: EntityManager, column: ProjectToken, token: string): Promise<number | null> {
+export async function projectIdForToken(
+  { caches, reads }: { caches: AppCaches; reads: AppContext['reads'] },
+  column: ProjectToken,
+  token: string,
+): Promise<number | null> {
+  const known = caches.tokens;
   if (token === '' || !storableText(token)) return null;
   const cacheKey = `${column}:${token}`;
   const hit = known.get(cacheKey);
   if (hit !== undefined) return hit;
-  const projectId = await ProjectStore.idForToken(em, column, token);
+  const projectId = await ProjectStore.idForToken(reads, column, token);
   if (projectId === null) return null;
   known.set(cacheKey, projectId);
   return projectId;

@@ -1,0 +1,28 @@
+import { LRUCache } from 'lru-cache';
+import type { Caller } from './auth/access';
+import type { LocalEvaluationAccess } from './auth/local-evaluation-access';
+import type { Clock } from './clock';
+
+/**
+ * SPEC-GAP: how long a credential's or a token's lookup is remembered per process, so a polling SDK
+ * or a busy script costs no statement per request; a revoked key, a deactivated user, a removed member
+ * or a rotated token is refused within this time. Only lookups that succeed are remembered.
+ */
+export const CREDENTIAL_TTL_MS = 1000;
+const MAX_ENTRIES = 10_000;
+
+/** The app's caches of lookups, each entry living CREDENTIAL_TTL_MS on the app's clock. */
+export interface AppCaches {
+  /** Personal keys (by their hash) and who they authenticate (src/auth/access.ts). */
+  callers: LRUCache<string, Caller>;
+  /** Granted local-evaluation requests: credential, path project and `?token=` (src/auth/local-evaluation-access.ts). */
+  localEvaluation: LRUCache<string, LocalEvaluationAccess>;
+  /** The project a public or secret token names (src/modules/project/project.tokens.ts). */
+  tokens: LRUCache<string, number>;
+}
+
+export function createAppCaches(clock: Clock): AppCaches {
+  // lru-cache reads the time through `perf`; each entry's age is checked on every read.
+  const options = { max: MAX_ENTRIES, ttl: CREDENTIAL_TTL_MS, perf: clock } as const;
+  return { callers: new LRUCache(options), localEvaluation: new LRUCache(options), tokens: new LRUCache(options) };
+}
