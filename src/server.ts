@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { Logger } from 'pino';
 import { createApp } from './app';
 import { portProblem } from './cluster/port';
+import { answerClientErrors } from './http/client-errors';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
 
@@ -34,6 +35,7 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
     app.callback(),
   );
+  answerClientErrors(server);
   // The port was free a moment ago (src/main.ts checked); taken since, it is said as plainly.
   server.once('error', (error) => {
     const problem = portProblem(error, config.host, config.port);

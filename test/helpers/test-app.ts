@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
 import { RATE_LIMIT_DEFAULTS, type RateLimitConfig } from '../../src/config';
+import { answerClientErrors } from '../../src/http/client-errors';
 import { TestClock } from './clock';
 import { createTestDatabase } from './databases';
 import { Factories } from './factories';
@@ -98,6 +99,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
   const server: Server = createServer(app.callback());
+  answerClientErrors(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let statements = 0;

@@ -1,3 +1,5 @@
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { redactUrl, safeLogger } from '../../src/http/logging';
@@ -219,5 +221,39 @@ describe('CORS on the admin API', () => {
     } finally {
       await allowedApp.close();
     }
+  });
+});
+
+/** docs/operations.md, "Requests Node refuses": the status Node's parser means, never a reset. */
+describe('requests refused before the app sees them', () => {
+  const send = (path: string, body?: Buffer) =>
+    new Promise<number | string>((resolve) => {
+      const { hostname, port } = new URL(app.baseUrl);
+      const req = request({ host: hostname, port, method: 'GET', path, headers: body ? { 'content-length': body.length } : {} });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      req.end(body);
+    });
+
+  it('answers a request line over the header limit 431, even while the client is still sending it', async () => {
+    // 60 KB of path: the parser gives up at 16 KiB, long before the client has written it all.
+    const path = `${flags}/${'%ED%A0%B5%ED%BF%98'.repeat(5000)}`;
+    for (let i = 0; i < 5; i++) expect(await send(path, Buffer.alloc(13_000, 'a'))).toBe(431);
+    expect((await app.request(flags, { key: world.owner.key })).status).toBe(200);
+  });
+
+  it('answers malformed HTTP 400', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(app.baseUrl);
+      const socket = connect(Number(port), hostname, () => socket.end('GET /x HTTP/1.1\r\nHost: a\r\nBad Header\r\n\r\n'));
+      let text = '';
+      socket.on('data', (chunk) => (text += String(chunk)));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
   });
 });
