@@ -149,13 +149,24 @@ export async function createRateLimiter({ config, logger, makeContext }: RateLim
     return next();
   };
 
+  /** OFREP (docs/openfeature.md): the public token is as unlimited as on `/flags`; a personal key pays its budgets. */
+  const byKeyUnlessPublicToken: Middleware = (koa, next) =>
+    makeContext(koa).credential?.value.startsWith('phc_') ? next() : byKey(koa, next);
+
   const refresh: RefreshBudget = async (caller) => {
     const result = await hit(refreshPolicy, `key:${caller.key.id}`);
     if (!result.admitted) throw requestErrors.refreshThrottled(config.refreshPerMinute, seconds(result.buckets[0].waitMs));
   };
 
   return {
-    stage: (limit) => (limit === 'key' ? byKey : limit === 'local_evaluation' ? localEvaluation : null),
+    stage: (limit) =>
+      limit === 'key'
+        ? byKey
+        : limit === 'local_evaluation'
+          ? localEvaluation
+          : limit === 'key_unless_public_token'
+            ? byKeyUnlessPublicToken
+            : null,
     refresh,
     close: () => store.close(),
   };

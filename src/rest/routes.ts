@@ -22,6 +22,7 @@ import { restOperation } from './fragments';
 import type { Endpoint } from '../http/route-policy';
 import { captureEndpoints } from './capture.handler';
 import { remoteEvaluationEndpoints } from './remote-evaluation.handler';
+import { ofrepEndpoints } from './ofrep.handler';
 import { graphqlEndpoints } from '../graphql/endpoints';
 import { probeEndpoints } from '../http/probes';
 import { metricsEndpoints } from '../http/metrics';
@@ -793,6 +794,7 @@ export const routes: Route[] = [
 export const endpoints: Endpoint[] = [
   ...captureEndpoints,
   ...remoteEvaluationEndpoints,
+  ...ofrepEndpoints,
   ...graphqlEndpoints,
   ...probeEndpoints,
   ...metricsEndpoints,
