@@ -284,3 +284,24 @@ describe('every flag', () => {
     expect(await bigOrgs({ $groups: { organization: 'acme' }, size: 1 })).toMatchObject({ value: true });
   });
 });
+
+describe('rate limits (docs/openfeature.md, "Authentication")', () => {
+  it('the public token is not limited, as on /flags; a personal key spends its burst budget and meets 429 with Retry-After', async () => {
+    const limited = await startTestApp({ rateLimit: { burstPerMinute: 2, badCredentialsPerMinute: 2 } });
+    try {
+      const own = await limited.factories.world();
+      const send = (key: string) => limited.request(ALL, { method: 'POST', key, body: { context: { targetingKey: 'x' } } });
+      for (let i = 0; i < 5; i++) expect((await send(own.project.apiToken)).status).toBe(200);
+      // Unknown public tokens are 401 every time: like /flags, they are not counted as failed credentials.
+      for (let i = 0; i < 4; i++) expect((await send('phc_unknown')).status).toBe(401);
+      expect((await send(own.owner.key)).status).toBe(200);
+      expect((await send(own.owner.key)).status).toBe(200);
+      const throttled = await send(own.owner.key);
+      expect([throttled.status, throttled.body.code]).toEqual([429, 'throttled']);
+      expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await send(own.project.apiToken)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
