@@ -214,6 +214,18 @@ describe('a personal key', () => {
     expect(withKey.headers.get('ratelimit-limit')).not.toBeNull();
     expect(withToken.headers.get('ratelimit-limit')).toBeNull();
   });
+  it('limited to one project answers for that project, whatever its user’s current one', async () => {
+    const other = await app.factories.project(world.organization, 'Other shop');
+    const res = await app.request(`/api/projects/${other.id}/feature_flags/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: { key: 'only-there', filters: { groups: [{ properties: [] }] } },
+    });
+    expect(res.status).toBe(201);
+    const key = await app.factories.key(world.owner.user, { scopes: ['feature_flag:read'], projects: [other.id] });
+    const answer = await ofrep(ALL, { context: { targetingKey: 'x' } }, { key });
+    expect(answer.body.flags.map((flag: { key: string }) => flag.key)).toEqual(['only-there']);
+  });
 });
 
 describe('every flag', () => {
