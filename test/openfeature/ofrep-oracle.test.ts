@@ -1,6 +1,6 @@
 // @slow: the OpenFeature server SDK over 300 persons
 import { OFREPProvider } from '@openfeature/ofrep-provider';
-import { ErrorCode, OpenFeature, type Client, type EvaluationDetails, type JsonValue } from '@openfeature/server-sdk';
+import { ErrorCode, OpenFeature, type Client, type EvaluationDetails, type FlagValue, type JsonValue } from '@openfeature/server-sdk';
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
@@ -41,7 +41,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const seen = (details: EvaluationDetails<unknown>) => ({
+const seen = (details: EvaluationDetails<FlagValue>) => ({
   value: details.value,
   variant: details.variant,
   reason: details.reason,
@@ -59,7 +59,7 @@ it('a boolean, a string and an object flag equal evaluation_reasons for every st
       })
     ).body;
     const context = { targetingKey: distinctId };
-    const answers: Record<string, EvaluationDetails<unknown>> = {
+    const answers: Record<string, EvaluationDetails<FlagValue>> = {
       'ofrep-bool': await client.getBooleanDetails('ofrep-bool', false, context),
       'ofrep-string': await client.getStringDetails('ofrep-string', 'none', context),
       'ofrep-object': await client.getObjectDetails('ofrep-object', { none: true } as JsonValue, context),
