@@ -6,7 +6,7 @@ import { flagReads } from './flag-reads';
 import { flagsLookup } from './flags-lookup';
 import { ingestion } from './ingestion';
 import { peer } from './peer';
-import { remoteEvaluation } from './remote-evaluation';
+import { ofrepEvaluation, remoteEvaluation } from './remote-evaluation';
 import type { Scenario } from './types';
 import { workers } from './workers';
 
@@ -19,6 +19,7 @@ export const scenarios: Scenario[] = [
   flagCreate,
   ingestion,
   remoteEvaluation,
+  ofrepEvaluation,
   evaluation,
   dashboards,
   workers,

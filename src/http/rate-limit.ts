@@ -154,14 +154,21 @@ export async function createRateLimiter({ config, logger, makeContext }: RateLim
   const byKeyRest = byKey(refuseRest);
   const byKeyGraphql = byKey(refuseGraphql);
 
+  /** OFREP (docs/openfeature.md): the public token is as unlimited as on `/flags`; a personal key pays its budgets. */
+  const byKeyUnlessPublicToken: Middleware = (koa, next) =>
+    makeContext(koa).credential?.value.startsWith('phc_') ? next() : byKeyRest(koa, next);
+
   const refresh: RefreshBudget = async (caller) => {
     const result = await hit(refreshPolicy, `key:${caller.key.id}`);
     if (!result.admitted) throw requestErrors.refreshThrottled(config.refreshPerMinute, seconds(result.buckets[0].waitMs));
   };
 
   return {
-    stage: ({ limit, refusals }) =>
-      limit === 'key' ? (refusals === 'graphql' ? byKeyGraphql : byKeyRest) : limit === 'local_evaluation' ? localEvaluation : null,
+    stage: ({ limit, refusals }) => {
+      if (limit === 'key') return refusals === 'graphql' ? byKeyGraphql : byKeyRest;
+      if (limit === 'key_unless_public_token') return byKeyUnlessPublicToken;
+      return limit === 'local_evaluation' ? localEvaluation : null;
+    },
     refresh,
     close: () => store.close(),
   };

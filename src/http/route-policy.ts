@@ -23,9 +23,10 @@ export interface RoutePolicy {
   cors: 'none' | 'sdk' | 'admin';
   /**
    * `key`: burst and sustained budgets per personal API key, failed credentials per client address;
-   * `local_evaluation`: the per-project SDK polling budget; `none` (docs/rest-api.md §1.6).
+   * `local_evaluation`: the per-project SDK polling budget; `key_unless_public_token`: `none` for the
+   * project's public token (OFREP, as `/flags`), `key` for any other credential; `none` (docs/rest-api.md §1.6).
    */
-  limit: 'none' | 'key' | 'local_evaluation';
+  limit: 'none' | 'key' | 'local_evaluation' | 'key_unless_public_token';
   /** The request may start computations that stop when it is answered (src/http/request-work.ts). */
   work: boolean;
   /**

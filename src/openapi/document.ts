@@ -321,6 +321,12 @@ export function buildOpenApiDocument({ schema, routes, outside, version }: OpenA
             'A personal API key (`phx_…`) as `Authorization: Bearer phx_…` (also read from a `personal_api_key` body field or query ' +
             'parameter, in that order). The operation lists the scope it needs, e.g. `feature_flag:read`; a key with `*` has all.',
         },
+        ProjectPublicToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'phc_…',
+          description: "The project's public API token (`phc_…`), accepted as a Bearer value on the OFREP paths (docs/openfeature.md).",
+        },
         ProjectSecretToken: {
           type: 'http',
           scheme: 'bearer',

@@ -11,6 +11,7 @@ import { dashboardRoutes, flagDashboardRoutes } from '../modules/dashboard/dashb
 import { experimentRoutes } from '../modules/experiment/experiment.routes';
 import { featureFlagRoutes } from '../modules/feature-flag/feature-flag.routes';
 import { flagEvaluationRoutes } from '../modules/flag-evaluation/flag-evaluation.routes';
+import { ofrepEndpoints } from '../modules/flag-evaluation/ofrep.handler';
 import { remoteEvaluationEndpoints } from '../modules/flag-evaluation/remote-evaluation.handler';
 import { captureEndpoints } from '../modules/ingestion/capture.handler';
 import { ingestionRoutes } from '../modules/ingestion/ingestion.routes';
@@ -46,6 +47,7 @@ export const routes: Route[] = [
 export const endpoints: Endpoint[] = [
   ...captureEndpoints,
   ...remoteEvaluationEndpoints,
+  ...ofrepEndpoints,
   ...graphqlEndpoints,
   ...probeEndpoints,
   ...metricsEndpoints,
