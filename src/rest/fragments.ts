@@ -39,6 +39,7 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     analytics_dashboards: analyticsDashboards
     has_enriched_analytics: hasEnrichedAnalytics
     version
+    last_called_at: lastCalledAt
   }
 
   fragment RestFlagSummary on FeatureFlag {

@@ -30,6 +30,7 @@ import { posthogStaticEndpoints } from '../http/posthog-static';
 import { consoleEndpoints } from '../http/console';
 import { blastRadius, evaluationReasons, myFlags } from './evaluation-operations';
 import { flagActivity, flagsActivity } from './activity-operations';
+import { flagStatus, flagsListDocs } from './flag-status-operations';
 import { eventsPage, groupsPage, groupTypesList, personById, personsPage } from './ingestion-operations';
 import { ownKeys, personalApiKeyById, personalApiKeysList } from './personal-api-key-operations';
 import { experimentResults, experimentSecondaryResults, requiresFlagImplementation } from './experiment-results-operations';
@@ -172,9 +173,9 @@ export const routes: Route[] = [
     operation: {
       document: restOperation(`
         query RestFeatureFlags($projectId: ID!, $limit: Int, $offset: Int, $search: String, $active: Boolean,
-                               $type: FeatureFlagType, $createdById: Int, $tags: [String!]) {
+                               $type: FeatureFlagType, $createdById: Int, $tags: [String!], $status: FeatureFlagStatusValue) {
           page: featureFlags(projectId: $projectId, limit: $limit, offset: $offset, search: $search, active: $active,
-                             type: $type, createdById: $createdById, tags: $tags) {
+                             type: $type, createdById: $createdById, tags: $tags, status: $status) {
             count
             results { ...RestFeatureFlag }
           }
@@ -185,11 +186,14 @@ export const routes: Route[] = [
         offset: queryParams.pageInteger(query.offset),
         search: queryParams.text(query.search),
         active: queryParams.boolean(query.active),
+        // As PostHog: `active=STALE` keeps the stale flags instead (docs/stale-flags.md).
+        status: queryParams.text(query.active)?.toUpperCase() === 'STALE' ? 'STALE' : null,
         type: queryParams.choice(query.type, ['boolean', 'multivariant', 'experiment'] as const),
         createdById: queryParams.integer(query.created_by_id),
         tags: queryParams.jsonStringList(query.tags),
       }),
     },
+    docs: flagsListDocs,
     status: 200,
     shape: 'page',
   },
@@ -253,6 +257,16 @@ export const routes: Route[] = [
     shape: 'one',
   },
   { method: 'GET', path: FLAG, auth: projectScope('feature_flag:read'), kind: 'query', operation: flagById, status: 200, shape: 'one' },
+  {
+    method: 'GET',
+    path: `${FLAG}/status`,
+    auth: projectScope('feature_flag:read'),
+    kind: 'query',
+    operation: flagStatus,
+    present: flagStatus.present,
+    status: 200,
+    shape: 'one',
+  },
   {
     method: 'GET',
     path: `${FLAG}/activity`,
