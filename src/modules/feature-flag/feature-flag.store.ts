@@ -7,7 +7,7 @@ import { userFromRow } from '../user/user.rows';
 import { FeatureFlag } from './feature-flag.entity';
 import { flagFromRow } from './feature-flag.rows';
 import { staleCutoff, type FlagStatusValue } from './flag-status';
-import { staleFlagCondition } from './flag-status.sql';
+import { lastCallOf, staleFlagCondition } from './flag-status.sql';
 
 export type FlagTypeFilter = 'boolean' | 'multivariant' | 'experiment';
 
@@ -34,19 +34,12 @@ export interface FlagRead {
 }
 
 /**
- * A flag key's newest `$feature_flag_called` (docs/stale-flags.md): one backward probe of the partial
- * index `event_feature_flag_last_called_index`.
- */
-const LAST_CALL = (project: string, key: string) =>
-  `select max(e.timestamp) from event e where e.project_id = ${project} and e.event = '$feature_flag_called' and (e.properties ->> '$feature_flag') = ${key}`;
-
-/**
  * What rides on each flag row so a read costs no statement per relation: `experiment_set`, and
  * the creator (as JSON, so its columns cannot clash with the flag's).
  */
 const RIDERS = `array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids,
   (select to_jsonb(u) from app_user u where u.id = f.created_by_id) as creator,
-  (${LAST_CALL('f.project_id', 'f.key')}) as last_called_at`;
+  (${lastCallOf('f.project_id', 'f.key')}) as last_called_at`;
 
 function flagRead({
   experiment_ids: experimentIds,
@@ -124,7 +117,7 @@ export const FeatureFlagStore = {
    */
   async lastCalls(em: EntityManager, projectId: number, keys: string[]): Promise<Map<string, Date | null>> {
     const rows: Array<{ key: string; last_called_at: Date | string | null }> = await em.execute(
-      `select k.key, (${LAST_CALL('?', 'k.key')}) as last_called_at from unnest(array[?]::text[]) as k(key)`,
+      `select k.key, (${lastCallOf('?', 'k.key')}) as last_called_at from unnest(array[?]::text[]) as k(key)`,
       [projectId, keys],
     );
     return new Map(rows.map((row) => [row.key, row.last_called_at === null ? null : new Date(row.last_called_at)]));

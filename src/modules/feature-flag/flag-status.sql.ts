@@ -35,9 +35,15 @@ const FIXED_ANSWER = `(not f.active
                        where jsonb_typeof(v) = 'object' and jsonb_typeof(v -> 'key') = 'string'
                          and ${percentAtLeast(`v -> 'rollout_percentage'`, 100)}))))`;
 
-/** Called since the cutoff: one probe of the partial index `event_feature_flag_last_called_index`. */
-const CALLED_SINCE = `exists (select 1 from event e
-  where e.project_id = f.project_id and e.event = '$feature_flag_called' and (e.properties ->> '$feature_flag') = f.key and e.timestamp > ?)`;
+/**
+ * A flag key's newest `$feature_flag_called` (docs/stale-flags.md): one backward probe of the partial
+ * index `event_feature_flag_last_called_index`.
+ */
+export const lastCallOf = (project: string, key: string) =>
+  `select max(e.timestamp) from event e where e.project_id = ${project} and e.event = '$feature_flag_called' and (e.properties ->> '$feature_flag') = ${key}`;
+
+/** Called since the cutoff, as the newest call (an `exists` would let the planner scan all of a key's calls in the older index). */
+const CALLED_SINCE = `coalesce((${lastCallOf('f.project_id', 'f.key')}) > ?, false)`;
 
 export const STALE_FLAG_CONDITION = `(not f.deleted and f.updated_at <= ? and (${FIXED_ANSWER} or not ${CALLED_SINCE}))`;
 
