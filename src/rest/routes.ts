@@ -257,6 +257,7 @@ export const routes: Route[] = [
     shape: 'one',
   },
   { method: 'GET', path: FLAG, auth: projectScope('feature_flag:read'), kind: 'query', operation: flagById, status: 200, shape: 'one' },
+  // SPEC-GAP: not in the API document; PostHog's status action (docs/stale-flags.md). A flag the project lacks is the usual 404, not `unknown`.
   {
     method: 'GET',
     path: `${FLAG}/status`,

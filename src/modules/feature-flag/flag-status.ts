@@ -32,6 +32,11 @@ export function needsLastCall(flag: StatusInput, now: Date): boolean {
   return !flag.deleted && flag.updatedAt <= staleCutoff(now) && fixedAnswer(flag) === null;
 }
 
+/**
+ * SPEC-GAP: the API document has no flag status. PostHog's first rule (stale: rolled out to everyone,
+ * or not evaluated recently), plus issue 28's: unchanged for 30 days, and off for everyone counts as
+ * a fixed answer too. No `inactive` (PostHog's later name for "not called"), no `unknown` (a 404).
+ */
 export function flagStatus(flag: StatusInput, lastCalledAt: Date | null, now: Date): FlagStatus {
   if (flag.deleted) return { status: 'deleted', reason: 'Flag has been deleted' };
   const cutoff = staleCutoff(now);
