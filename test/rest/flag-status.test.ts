@@ -215,9 +215,11 @@ describe('GET /feature_flags?active=STALE', () => {
     expect(last.body.next).toBeNull();
   });
 
-  it('combines with the other filters, and leaves active=true|false as they were', async () => {
+  it('takes STALE in any case, combines with the other filters, and leaves active=true|false as they were', async () => {
     const searched = await app.request(`${flags}?active=STALE&search=half`, { key: world.owner.key });
     expect(searched.body.results.map((f: { key: string }) => f.key)).toEqual(['half-never', 'half-old-call']);
+    const lower = await app.request(`${flags}?active=stale`, { key: world.owner.key });
+    expect(lower.body.count).toBe(STALE.length);
     const inactive = await app.request(`${flags}?active=false`, { key: world.owner.key });
     expect(inactive.body.results.map((f: { key: string }) => f.key)).toEqual(['disabled']);
   });
