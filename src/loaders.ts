@@ -11,6 +11,7 @@ import { createProjectLoaders } from './modules/project/project.loaders';
 import { createRoleLoaders } from './modules/role/role.loaders';
 import { createUserLoader } from './modules/user/user.loaders';
 import { createDashboardLoaders } from './modules/dashboard/dashboard.loaders';
+import { createFeatureFlagLoaders } from './modules/feature-flag/feature-flag.loaders';
 
 /** Per-request DataLoaders: every relation a list can touch is fetched in one batch. */
 export function createLoaders(ctx: AppContext) {
@@ -24,6 +25,7 @@ export function createLoaders(ctx: AppContext) {
     ...createActivityLoaders(em),
     ...createCohortLoaders(em, ctx.work),
     ...createDashboardLoaders(ctx),
+    ...createFeatureFlagLoaders(em),
     /** `can_edit` decided for a whole page at once; the caller's project access is checked before the load. */
     canEditFlag: new DataLoader<{ flag: FeatureFlag; access: ProjectAccess }, boolean, FeatureFlag>(
       async (keys) => {

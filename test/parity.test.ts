@@ -32,6 +32,7 @@ const FLAG_FIELDS = {
   analytics_dashboards: 'analyticsDashboards',
   has_enriched_analytics: 'hasEnrichedAnalytics',
   version: 'version',
+  last_called_at: 'lastCalledAt',
 } as const;
 /** `created_by` is a user object; its names are mapped too (values elsewhere, e.g. inside `filters`, never are). */
 const USER_FIELDS = {

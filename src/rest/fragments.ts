@@ -39,6 +39,8 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     analytics_dashboards: analyticsDashboards
     has_enriched_analytics: hasEnrichedAnalytics
     version
+    # SPEC-GAP: later PostHog shows last_called_at and the status name here; only the first rides on the row (docs/stale-flags.md).
+    last_called_at: lastCalledAt
   }
 
   fragment RestFlagSummary on FeatureFlag {

@@ -347,7 +347,7 @@ function restRequest(caller: Caller, route: Route): { path: string; body?: unkno
   const idOf: Array<[RegExp, string]> = [
     [/role_access\/:id$/, String(fx.roleAccessId)],
     [/feature_flags\/:id$/, String(fx.flag.id)],
-    [/feature_flags\/:id\/activity$/, String(fx.flag.id)],
+    [/feature_flags\/:id\/(activity|status)$/, String(fx.flag.id)],
     [/feature_flags\/:id\/(dashboard|enrich_usage_dashboard)$/, String(fx.flag.id)],
     [/dashboards\/:id$/, String(fx.dashboardId)],
     [/experiments\/:id$/, String(fx.experimentId)],

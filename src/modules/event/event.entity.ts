@@ -27,6 +27,13 @@ import { EventTimestampScalar } from './event-timestamp.scalar';
     `create index "event_feature_flag_called_index" on "event" ("project_id", ("properties" ->> '$feature_flag'), ` +
     `("properties" ->> '$feature_flag_response'), "timestamp") where "event" = '$feature_flag_called'`,
 })
+// A flag's last evaluation (docs/stale-flags.md): the newest call of one key is one index probe.
+@Index({
+  name: 'event_feature_flag_last_called_index',
+  expression:
+    `create index "event_feature_flag_last_called_index" on "event" ("project_id", ("properties" ->> '$feature_flag'), "timestamp") ` +
+    `where "event" = '$feature_flag_called'`,
+})
 export class Event {
   [OptionalProps]?: 'id' | 'createdAt' | 'personId';
 

@@ -1,5 +1,6 @@
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { DateTimeScalar, JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
+import { FeatureFlagStatusValue } from './flag-status.type';
 
 /**
  * GraphQL inputs: what a create or a replace needs is non-null, everything else optional. REST
@@ -77,4 +78,9 @@ export class FeatureFlagListArgs {
   @Field(() => FeatureFlagType, { nullable: true, description: 'Only flags of this kind.' }) type?: FeatureFlagType | null;
   @Field(() => Int, { nullable: true, description: 'Only flags this user (by id) created.' }) createdById?: number | null;
   @Field(() => [String], { nullable: true, description: 'Flags carrying any of these tags.' }) tags?: string[] | null;
+  @Field(() => FeatureFlagStatusValue, {
+    nullable: true,
+    description: 'Only flags with this status (REST: `active=STALE`; docs/stale-flags.md). The list never holds deleted flags.',
+  })
+  status?: FeatureFlagStatusValue | null;
 }

@@ -3,7 +3,7 @@ import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import { PageOf } from '../../graphql/page';
 import { RestOnly } from '../../graphql/rest-only';
 import type { AppContext } from '../../context';
-import { JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
+import { DateTimeScalar, JSONObjectScalar, JSONScalar } from '../../graphql/scalars';
 import { User } from '../user/user.entity';
 import { FeatureFlag } from './feature-flag.entity';
 import { FeatureFlagCreateInput, FeatureFlagListArgs, FeatureFlagReplaceInput, FeatureFlagUpdateInput } from './feature-flag.inputs';
@@ -11,6 +11,7 @@ import { isSimpleFlag, rolloutPercentage, shownFilters } from './feature-flag.pr
 import { FeatureFlagService } from './feature-flag.service';
 import { servedFilters } from '../../evaluation/served-filters';
 import type { FlagRoot } from './feature-flag.rows';
+import { FeatureFlagStatusType } from './flag-status.type';
 
 const FeatureFlagPage = PageOf(FeatureFlag, 'FeatureFlagPage', 'feature flags');
 
@@ -114,6 +115,19 @@ export class FeatureFlagResolver {
   @FieldResolver(() => [Int], { description: 'Ids of the experiments using this flag, ascending.' })
   experimentSet(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
     return ctx.loaders.flagExperimentIds.load(flag.id);
+  }
+
+  @FieldResolver(() => DateTimeScalar, {
+    nullable: true,
+    description: "When the flag was last evaluated: its key's newest `$feature_flag_called` event; null for never (docs/stale-flags.md).",
+  })
+  lastCalledAt(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
+    return FeatureFlagService.lastCalledAt(ctx, flag);
+  }
+
+  @FieldResolver(() => FeatureFlagStatusType, { description: 'Active, stale or deleted, and why (docs/stale-flags.md).' })
+  status(@Root() flag: FlagRoot, @Ctx() ctx: AppContext) {
+    return FeatureFlagService.status(ctx, flag);
   }
 
   @FieldResolver(() => Int, { description: "The id of the flag's project (REST calls it `team_id`, as PostHog does)." })

@@ -3,6 +3,7 @@ import { FLAG, FLAGS } from '../../rest/paths';
 import { pathId, projectScope, queryParams, type RestRequest, type Route } from '../../rest/route';
 import type { FeatureFlagCreateInput, FeatureFlagReplaceInput, FeatureFlagUpdateInput } from './feature-flag.inputs';
 import { FeatureFlagService } from './feature-flag.service';
+import { flagStatus, flagsListDocs } from './flag-status.operations';
 
 /** How a written flag is shown: the retrieve operation, given the written flag's id. */
 export const flagById = {
@@ -26,9 +27,9 @@ export const featureFlagRoutes: Route[] = [
     operation: {
       document: restOperation(`
         query RestFeatureFlags($projectId: ID!, $limit: Int, $offset: Int, $search: String, $active: Boolean,
-                               $type: FeatureFlagType, $createdById: Int, $tags: [String!]) {
+                               $type: FeatureFlagType, $createdById: Int, $tags: [String!], $status: FeatureFlagStatusValue) {
           page: featureFlags(projectId: $projectId, limit: $limit, offset: $offset, search: $search, active: $active,
-                             type: $type, createdById: $createdById, tags: $tags) {
+                             type: $type, createdById: $createdById, tags: $tags, status: $status) {
             count
             results { ...RestFeatureFlag }
           }
@@ -39,11 +40,14 @@ export const featureFlagRoutes: Route[] = [
         offset: queryParams.pageInteger(query.offset),
         search: queryParams.text(query.search),
         active: queryParams.boolean(query.active),
+        // As PostHog: `active=STALE` keeps the stale flags instead (docs/stale-flags.md).
+        status: queryParams.text(query.active)?.toUpperCase() === 'STALE' ? 'STALE' : null,
         type: queryParams.choice(query.type, ['boolean', 'multivariant', 'experiment'] as const),
         createdById: queryParams.integer(query.created_by_id),
         tags: queryParams.jsonStringList(query.tags),
       }),
     },
+    docs: flagsListDocs,
     status: 200,
     shape: 'page',
   },
@@ -59,6 +63,17 @@ export const featureFlagRoutes: Route[] = [
     shape: 'one',
   },
   { method: 'GET', path: FLAG, auth: projectScope('feature_flag:read'), kind: 'query', operation: flagById, status: 200, shape: 'one' },
+  // SPEC-GAP: not in the API document; PostHog's status action (docs/stale-flags.md). A flag the project lacks is the usual 404, not `unknown`.
+  {
+    method: 'GET',
+    path: `${FLAG}/status`,
+    auth: projectScope('feature_flag:read'),
+    kind: 'query',
+    operation: flagStatus,
+    present: flagStatus.present,
+    status: 200,
+    shape: 'one',
+  },
   {
     method: 'PATCH',
     path: FLAG,

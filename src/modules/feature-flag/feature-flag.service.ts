@@ -17,6 +17,7 @@ import { validateFlagInput, type FlagChanges, type FlagValidationLookups, type W
 import { canEditFlags } from './feature-flag.permissions';
 import { insertUsageDashboard, rekeyUsageDashboard } from '../dashboard/usage-dashboard';
 import { flagSnapshot, logFlagCreated, logFlagUpdated } from '../activity/activity.log';
+import { flagStatus, needsLastCall, type FlagStatus } from './flag-status';
 
 export type FlagListArgs = PageArgs & FlagListFilters;
 
@@ -31,7 +32,7 @@ export const FeatureFlagService = {
   async list(ctx: AppContext, projectRef: unknown, args: FlagListArgs): Promise<Page<FeatureFlag>> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     const { limit, offset } = clampPage(args);
-    const page = await FeatureFlagStore.page(ctx.em, project.id, args, limit, offset);
+    const page = await FeatureFlagStore.page(ctx.em, project.id, args, limit, offset, new Date());
     // `experiment_set` and the creator ride on the rows too, so a page costs no extra statement for them.
     return { ...page, results: page.results.map((read) => primed(ctx, read)) };
   },
@@ -41,6 +42,18 @@ export const FeatureFlagService = {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     const users = await ctx.loaders.user.loadMany(await FeatureFlagStore.creatorIds(ctx.em, project.id));
     return users.filter((user): user is User => user !== null && !(user instanceof Error));
+  },
+
+  /** When the flag was last evaluated (its newest `$feature_flag_called`), null for never (docs/stale-flags.md). */
+  lastCalledAt(ctx: AppContext, flag: Pick<FeatureFlag, 'project' | 'key'>): Promise<Date | null> {
+    return ctx.loaders.flagLastCall.load({ projectId: flag.project.id, key: flag.key });
+  },
+
+  /** active, stale or deleted, and why (docs/stale-flags.md); the last evaluation is only read when the rule needs it. */
+  async status(ctx: AppContext, flag: FeatureFlag): Promise<FlagStatus> {
+    const now = new Date();
+    const lastCalledAt = needsLastCall(flag, now) ? await FeatureFlagService.lastCalledAt(ctx, flag) : null;
+    return flagStatus(flag, lastCalledAt, now);
   },
 
   async get(ctx: AppContext, projectRef: unknown, id: unknown): Promise<FeatureFlag> {
@@ -82,11 +95,12 @@ export const FeatureFlagService = {
 };
 
 /**
- * A read-only flag, no unit of work. What rode on its row (`experiment_set`, the creator) primes
+ * A read-only flag, no unit of work. What rode on its row (`experiment_set`, the creator, the last call) primes
  * their loaders, which stay the one way field resolvers reach them.
  */
-function primed(ctx: AppContext, { flag, experimentIds, creator }: FlagRead): FeatureFlag {
+function primed(ctx: AppContext, { flag, experimentIds, creator, lastCalledAt }: FlagRead): FeatureFlag {
   ctx.loaders.flagExperimentIds.prime(flag.id, experimentIds);
+  ctx.loaders.flagLastCall.prime({ projectId: flag.project.id, key: flag.key }, lastCalledAt);
   if (creator) ctx.loaders.user.prime(flag.createdBy!.id, creator);
   return flag;
 }

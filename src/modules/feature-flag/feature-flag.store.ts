@@ -6,6 +6,8 @@ import type { User } from '../user/user.entity';
 import { userFromRow } from '../user/user.rows';
 import { FeatureFlag } from './feature-flag.entity';
 import { flagFromRow } from './feature-flag.rows';
+import { staleCutoff, type FlagStatusValue } from './flag-status';
+import { lastCallOf, staleFlagCondition } from './flag-status.sql';
 
 export type FlagTypeFilter = 'boolean' | 'multivariant' | 'experiment';
 
@@ -16,6 +18,8 @@ export interface FlagListFilters {
   type?: FlagTypeFilter | null;
   createdById?: number | null;
   tags?: string[] | null;
+  /** docs/stale-flags.md: only flags with this status (the list never holds deleted ones). */
+  status?: FlagStatusValue | null;
 }
 
 /** A flag as the API reads it (a plain object, no unit of work), with what rode on its row. */
@@ -25,6 +29,8 @@ export interface FlagRead {
   experimentIds: number[];
   /** The flag's creator; null without one. */
   creator: User | null;
+  /** When the flag's key was last evaluated; null for never. */
+  lastCalledAt: Date | null;
 }
 
 /**
@@ -32,13 +38,21 @@ export interface FlagRead {
  * the creator (as JSON, so its columns cannot clash with the flag's).
  */
 const RIDERS = `array(select e.id from experiment e where e.feature_flag_id = f.id order by e.id) as experiment_ids,
-  (select to_jsonb(u) from app_user u where u.id = f.created_by_id) as creator`;
+  (select to_jsonb(u) from app_user u where u.id = f.created_by_id) as creator,
+  (${lastCallOf('f.project_id', 'f.key')}) as last_called_at`;
 
-function flagRead({ experiment_ids: experimentIds, creator, total_count: _, ...row }: Record<string, unknown>): FlagRead {
+function flagRead({
+  experiment_ids: experimentIds,
+  creator,
+  last_called_at: lastCalledAt,
+  total_count: _,
+  ...row
+}: Record<string, unknown>): FlagRead {
   return {
     flag: flagFromRow(row),
     experimentIds: (experimentIds as number[]).map(Number),
     creator: creator ? userFromRow(creator as Record<string, unknown>) : null,
+    lastCalledAt: lastCalledAt === null || lastCalledAt === undefined ? null : new Date(lastCalledAt as string | Date),
   };
 }
 
@@ -61,7 +75,14 @@ export const FeatureFlagStore = {
    * A page of a project's non-deleted flags, newest first, each with its experiment ids and creator:
    * one statement (the total rides on the rows as a window count), a second for a page past the end.
    */
-  async page(em: EntityManager, projectId: number, filters: FlagListFilters, limit: number, offset: number): Promise<Page<FlagRead>> {
+  async page(
+    em: EntityManager,
+    projectId: number,
+    filters: FlagListFilters,
+    limit: number,
+    offset: number,
+    now: Date,
+  ): Promise<Page<FlagRead>> {
     const qb = em.createQueryBuilder(FeatureFlag, 'f').select(['f.*']).addSelect(raw(RIDERS)).where({ project: projectId, deleted: false });
     if (filters.search)
       qb.andWhere({ $or: [{ key: { $ilike: containsPattern(filters.search) } }, { name: { $ilike: containsPattern(filters.search) } }] });
@@ -71,6 +92,11 @@ export const FeatureFlagStore = {
     if (filters.type === 'boolean') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') = 'null'`);
     if (filters.type === 'multivariant') qb.andWhere(`coalesce(jsonb_typeof(f.filters -> 'multivariate'), 'null') <> 'null'`);
     if (filters.type === 'experiment') qb.andWhere('exists (select 1 from experiment e where e.feature_flag_id = f.id)');
+    if (filters.status === 'deleted') qb.andWhere('false');
+    else if (filters.status) {
+      const [stale, params] = staleFlagCondition(staleCutoff(now));
+      qb.andWhere(filters.status === 'stale' ? stale : `not ${stale}`, params);
+    }
     qb.orderBy({ createdAt: 'desc', id: 'desc' });
     return windowPage(qb, limit, offset, flagRead);
   },
@@ -83,6 +109,18 @@ export const FeatureFlagStore = {
   /** One flag of a project by key (a deleted one too), with its experiment ids and creator, or null: one statement. */
   async byKey(em: EntityManager, projectId: number, key: string): Promise<FlagRead | null> {
     return readOne(em, 'f.project_id = ? and f.key = ?', [projectId, key]);
+  },
+
+  /**
+   * When each of these flag keys was last evaluated, null for never: one statement, one index probe per key.
+   * For flags read elsewhere (an experiment's flag, a write's answer); the reads here carry it on the row.
+   */
+  async lastCalls(em: EntityManager, projectId: number, keys: string[]): Promise<Map<string, Date | null>> {
+    const rows: Array<{ key: string; last_called_at: Date | string | null }> = await em.execute(
+      `select k.key, (${lastCallOf('?', 'k.key')}) as last_called_at from unnest(array[?]::text[]) as k(key)`,
+      [projectId, keys],
+    );
+    return new Map(rows.map((row) => [row.key, row.last_called_at === null ? null : new Date(row.last_called_at)]));
   },
 
   /** The users who created the project's non-deleted flags, by id: one statement. */

@@ -19,6 +19,7 @@ const FlagsQuery = graphql(`
     $active: Boolean
     $tags: [String!]
     $createdById: Int
+    $flagStatus: FeatureFlagStatusValue
     $withActivity: Boolean!
   ) {
     featureFlags(
@@ -29,6 +30,7 @@ const FlagsQuery = graphql(`
       active: $active
       tags: $tags
       createdById: $createdById
+      status: $flagStatus
     ) {
       count
       results {
@@ -40,6 +42,10 @@ const FlagsQuery = graphql(`
         tags
         filters
         canEdit
+        status {
+          status
+          reason
+        }
         createdBy {
           id
           email
@@ -89,7 +95,9 @@ export function FlagsList() {
       limit: PAGE,
       offset: (page - 1) * PAGE,
       search: search || null,
-      active: status === 'all' ? null : status === 'active',
+      active: status === 'active' ? true : status === 'inactive' ? false : null,
+      // docs/stale-flags.md: the server decides which flags are stale.
+      flagStatus: status === 'stale' ? 'STALE' : null,
       tags: tag ? [tag] : null,
       createdById: creator === 'anyone' ? null : Number(creator),
       // A key without activity_log:read still lists flags, without their last change.
@@ -143,6 +151,7 @@ export function FlagsList() {
             <option value="all">All</option>
             <option value="active">Active</option>
             <option value="inactive">Inactive</option>
+            <option value="stale">Stale</option>
           </select>
         </label>
         <label>
@@ -209,6 +218,11 @@ export function FlagsList() {
                       {flag.active ? 'On' : 'Off'}
                     </button>
                     {!canWrite('feature_flag') ? <span>{flag.active ? 'Active' : 'Inactive'}</span> : null}
+                    {flag.status.status === 'STALE' ? (
+                      <span className="badge stale" title={flag.status.reason}>
+                        Stale<span className="visually-hidden">: {flag.status.reason}</span>
+                      </span>
+                    ) : null}
                   </td>
                   <td>{rolloutSummary(flag.filters)}</td>
                   <td>{flag.tags.join(', ')}</td>
