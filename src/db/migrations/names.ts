@@ -14,4 +14,5 @@ export const migrationNames = [
   'Migration20261123190400ExperimentResults',
   'Migration20261125090000ExperimentFunnelTies',
   'Migration20261127120000DefinitionsChanges',
+  'Migration20261128090000ScheduledChanges',
 ] as const;
