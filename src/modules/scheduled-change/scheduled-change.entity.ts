@@ -30,7 +30,8 @@ export class ScheduledChange {
   modelName: string = 'FeatureFlag';
 
   @Field(() => JSONObjectScalar, {
-    description: '`{"operation": "update_status", "value": true|false}` or `{"operation": "add_release_condition", "value": {"groups": [...]}}`.',
+    description:
+      '`{"operation": "update_status", "value": true|false}` or `{"operation": "add_release_condition", "value": {"groups": [...]}}`.',
   })
   @Property({ type: 'jsonb' })
   payload!: Record<string, unknown>;

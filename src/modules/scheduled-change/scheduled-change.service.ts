@@ -99,12 +99,24 @@ export const ScheduledChangeService = {
    * A partial update of a change not yet run; a new `scheduled_at` enqueues the change anew (the job
    * for the old time finds it rescheduled and does nothing).
    */
-  async update(ctx: AppContext, projectRef: unknown, id: unknown, input: unknown): Promise<ScheduledChange> {
+  async update(
+    ctx: AppContext,
+    projectRef: unknown,
+    id: unknown,
+    input: unknown,
+    mode: 'patch' | 'put' = 'patch',
+  ): Promise<ScheduledChange> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
     const current = await findChange(ctx.em, access.project.id, id);
-    const fields = parseScheduledChangeInput(input, 'update');
+    // PUT (DRF's full update) needs what a create needs.
+    const fields = parseScheduledChangeInput(input, mode === 'put' ? 'create' : 'update');
     if (current.executedAt || current.failureReason) throw scheduledChangeErrors.alreadyRun();
-    await dryRun(ctx.em, access, fields.recordId ?? current.recordId, fields.payload ?? (current.payload as ScheduledChangeFields['payload']));
+    await dryRun(
+      ctx.em,
+      access,
+      fields.recordId ?? current.recordId,
+      fields.payload ?? (current.payload as ScheduledChangeFields['payload']),
+    );
     return ctx.em.transactional(async (em) => {
       const change = await findChange(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
       if (change.executedAt || change.failureReason) throw scheduledChangeErrors.alreadyRun();
