@@ -44,6 +44,7 @@ export function scheduledChangeJob(orm: MikroORM, logger: Logger): JobHandler<Sc
             // A savepoint: a refused write rolls back alone and the failure is recorded.
             await trx.transactional((inner) => applyChange(inner, locked));
             locked.executedAt = new Date();
+            logger.info({ scheduled_change: locked.id, record_id: locked.recordId }, 'scheduled change applied');
           } catch (error) {
             const refused = error instanceof AppError && error.status < 500;
             if (!refused && !lastTry) throw error;
