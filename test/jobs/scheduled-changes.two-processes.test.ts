@@ -18,8 +18,8 @@ jest.setTimeout(90_000);
 onServer('two service processes, one database', () => {
   let cli: ReturnType<typeof transpiledCli>;
   let database: TestDatabase;
-  let services: ServiceProcess[] = [];
-  let urls: string[] = [];
+  const services: ServiceProcess[] = [];
+  const urls: string[] = [];
   let boot: { personal_api_key: string; project_id: number };
 
   async function call(url: string, path: string, method = 'GET', body?: unknown) {
