@@ -8,7 +8,7 @@ import { SCHEDULED_CHANGES_QUEUE } from '../../jobs/job-queues';
 import { findPage, type Page, type PageArgs } from '../../pagination';
 import { pyRepr } from '../../validation/python';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
-import { updateFlag } from '../feature-flag/feature-flag.service';
+import { requireFlagEditor, updateFlag } from '../feature-flag/feature-flag.service';
 import { ScheduledChange } from './scheduled-change.entity';
 import { scheduledChangeErrors } from './scheduled-change.errors';
 import { flagPatchFor, parseScheduledChangeInput, type ScheduledChangeFields } from './scheduled-change.validation';
@@ -40,6 +40,13 @@ async function targetFlag(em: EntityManager, projectId: number, recordId: string
   const flag = flagId ? await em.findOne(FeatureFlag, { id: flagId, project: projectId, deleted: false }) : null;
   if (!flag) throw fieldErrors.doesNotExist('record_id', pyRepr(recordId));
   return flag;
+}
+
+/** Editing or removing a change needs the right to edit its flag, while the flag exists (403 before 400, docs/rest-api.md §1.3). */
+async function requireEditorOfTarget(em: EntityManager, access: ProjectAccess, change: ScheduledChange): Promise<void> {
+  const flagId = parseId(change.recordId);
+  const flag = flagId ? await em.findOne(FeatureFlag, { id: flagId, project: access.project.id }) : null;
+  if (flag) await requireFlagEditor(em, access, flag);
 }
 
 /**
@@ -108,6 +115,7 @@ export const ScheduledChangeService = {
   ): Promise<ScheduledChange> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
     const current = await findChange(ctx.em, access.project.id, id);
+    await requireEditorOfTarget(ctx.em, access, current);
     // PUT (DRF's full update) needs what a create needs.
     const fields = parseScheduledChangeInput(input, mode === 'put' ? 'create' : 'update');
     if (current.executedAt || current.failureReason) throw scheduledChangeErrors.alreadyRun();
@@ -135,6 +143,7 @@ export const ScheduledChangeService = {
   async delete(ctx: AppContext, projectRef: unknown, id: unknown): Promise<ScheduledChange> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
     const change = await findChange(ctx.em, access.project.id, id);
+    await requireEditorOfTarget(ctx.em, access, change);
     await ctx.em.nativeDelete(ScheduledChange, { id: change.id });
     return change;
   },
