@@ -1,4 +1,7 @@
-// @slow: runs two service processes on one PostgreSQL database
+// @slow: runs two service processes on one PostgreSQL database, or one on a fresh embedded database
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { transpiledCli } from '../helpers/cli';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases';
 import { freePort, requestOnce, ServiceProcess } from '../helpers/service-process';
@@ -8,7 +11,7 @@ import { freePort, requestOnce, ServiceProcess } from '../helpers/service-proces
  * PostgreSQL database both run the job engine; each due change is applied exactly once (one
  * 'scheduled change applied' line across both logs, one version bump, one activity entry), and
  * SIGTERM stops each engine with the process (exit code 0). The embedded database runs one service
- * process only, so there these cases show as skipped.
+ * process only: there the last describe below runs instead.
  */
 const onServer = process.env.TEST_TEMPLATE_URL ? describe : describe.skip;
 const CHANGES = 6;
@@ -104,5 +107,78 @@ onServer('two service processes, one database', () => {
   it('SIGTERM stops each process and its engine: exit code 0', async () => {
     for (const service of services) service.kill('SIGTERM');
     for (const service of services) expect(await service.exited).toEqual({ code: 0, signal: null });
+  });
+});
+
+/**
+ * The same on the embedded database (no DATABASE_URL): the one service process installs the engine's
+ * schema on a fresh data directory, applies a due change, and stops its engine on SIGTERM. The CLI
+ * beside it shares its database (docs/operations.md, "The job engine").
+ */
+const onEmbedded = process.env.TEST_TEMPLATE_URL ? describe.skip : describe;
+
+onEmbedded('one service process on the embedded database', () => {
+  let cli: ReturnType<typeof transpiledCli>;
+  let scratch: string;
+  let service: ServiceProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    cli = transpiledCli();
+    scratch = mkdtempSync(path.join(tmpdir(), 'flags-jobs-'));
+    const { DATABASE_URL: _none, REDIS_URL: _shared, ...env } = process.env;
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    service = new ServiceProcess(cli.dir, {
+      ...env,
+      DATA_DIR: path.join(scratch, 'data'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    });
+    await service.waitFor((lines) => lines.some((l) => l.msg === 'listening'), 60_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (service?.running) service.kill('SIGKILL');
+    await service?.exited;
+    cli?.remove();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('applies a due change once and stops with exit code 0', async () => {
+    const bootstrapped = await cli.run('', ['bootstrap', '--email', 'jobs@example.com'], {
+      env: { DATABASE_URL: undefined, DATA_DIR: path.join(scratch, 'data') },
+    });
+    expect(bootstrapped.code).toBe(0);
+    const boot = JSON.parse(bootstrapped.stdout) as { personal_api_key: string; project_id: number };
+    const call = async (route: string, method = 'GET', body?: unknown) => {
+      const res = await requestOnce(`${url}/api/projects/${boot.project_id}${route}`, {
+        method,
+        headers: { Authorization: `Bearer ${boot.personal_api_key}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: res.body ? JSON.parse(res.body) : null };
+    };
+    const flag = await call('/feature_flags/', 'POST', {
+      key: 'embedded-scheduled',
+      filters: { groups: [{ properties: [], rollout_percentage: 100 }] },
+    });
+    expect(flag.status).toBe(201);
+    const change = await call('/scheduled_changes/', 'POST', {
+      record_id: flag.body.id,
+      payload: { operation: 'update_status', value: false },
+      scheduled_at: new Date(Date.now() + 2000).toISOString(),
+    });
+    expect(change.status).toBe(201);
+    await service.waitFor((lines) => lines.some((l) => l.msg === 'scheduled change applied'), 30_000);
+    expect((await call(`/feature_flags/${flag.body.id}/`)).body).toMatchObject({ active: false, version: flag.body.version + 1 });
+    expect((await call(`/scheduled_changes/${change.body.id}/`)).body).toMatchObject({
+      failure_reason: null,
+      executed_at: expect.any(String),
+    });
+    service.kill('SIGTERM');
+    expect(await service.exited).toEqual({ code: 0, signal: null });
+    expect(service.lines.filter((l) => l.msg === 'scheduled change applied')).toHaveLength(1);
   });
 });
