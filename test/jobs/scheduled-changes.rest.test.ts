@@ -197,12 +197,38 @@ describe('at its time', () => {
     expect(deleted.status).toBe(200);
     const ran = await untilRun(created.body.id);
     expect(ran).toMatchObject({ executed_at: null, failure_reason: expect.stringContaining('no longer exists') });
+    // Its job completed on the first try: a refusal is recorded, not retried. (pg-boss marks the job
+    // completed just after the handler's transaction commits, so it may still be active for a moment.)
+    const jobOf = () =>
+      app.factories.sql(`select state, retry_count from pgboss.job where name = 'scheduled-changes' and data->>'id' = ?`, [String(ran.id)]);
+    let jobs = await jobOf();
+    for (let tries = 0; tries < 50 && jobs[0]?.state === 'active'; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      jobs = await jobOf();
+    }
+    expect(jobs).toEqual([{ state: 'completed', retry_count: 0 }]);
     const edit = await app.request(`${base}/scheduled_changes/${ran.id}/`, {
       method: 'PATCH',
       key: world.owner.key,
       body: { scheduled_at: inSeconds(5) },
     });
     expect(edit.status).toBe(400);
+  });
+
+  it('is applied as its creator: a creator deactivated since makes it fail, with the reason', async () => {
+    const flag = await createFlag();
+    const admin = await app.factories.member(world.organization, 'admin');
+    const created = await post(
+      '/scheduled_changes/',
+      { record_id: flag.id, payload: { operation: 'update_status', value: false }, scheduled_at: inSeconds(2) },
+      admin.key,
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.created_by.email).toBe(admin.user.email);
+    await app.factories.sql('update app_user set is_active = false where id = ?', [admin.user.id]);
+    const ran = await untilRun(created.body.id);
+    expect(ran).toMatchObject({ executed_at: null, failure_reason: expect.stringContaining('no longer an active member') });
+    expect((await get(`/feature_flags/${flag.id}/`)).body).toMatchObject({ active: true, version: flag.version });
   });
 
   it('a deleted change never runs; a rescheduled one runs at its new time', async () => {

@@ -61,14 +61,19 @@ export function scheduledChangeJob(orm: MikroORM, logger: Logger): JobHandler<Sc
 async function applyChange(em: EntityManager, change: ScheduledChange): Promise<void> {
   const projectId = change.project.id;
   const creator = change.createdBy ? await em.findOne(User, change.createdBy.id, { fields: ['email'] }) : null;
-  // Still a member of the project's organization: the write is checked as their PATCH would be.
+  // Still an active member of the project's organization: the write is checked as their PATCH would be.
   const user = creator ? await UserStore.memberOfProject(em, projectId, creator.email) : null;
-  if (!user) throw scheduledChangeErrors.schedulerGone();
+  if (!user || !user.isActive) throw scheduledChangeErrors.schedulerGone();
   const ctx = operatorContext(em, {
     user,
     key: { id: 0, scopes: null, scopedTeams: null, scopedOrganizations: null, lastUsedAt: new Date() },
   });
-  const flag = await em.findOne(FeatureFlag, { id: Number(change.recordId), project: projectId, deleted: false });
-  if (!flag) throw scheduledChangeErrors.flagGone();
-  await FeatureFlagService.update(ctx, projectId, flag.id, flagPatchFor(flag, change.payload as { operation: string; value: unknown }));
+  try {
+    const flag = await em.findOne(FeatureFlag, { id: Number(change.recordId), project: projectId, deleted: false });
+    if (!flag) throw scheduledChangeErrors.flagGone();
+    await FeatureFlagService.update(ctx, projectId, flag.id, flagPatchFor(flag, change.payload as { operation: string; value: unknown }));
+  } finally {
+    // The operator context's definitions cache listens for changes process-wide until closed.
+    ctx.definitions.close();
+  }
 }
