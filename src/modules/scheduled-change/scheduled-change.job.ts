@@ -1,12 +1,13 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import { accessProject } from '../../auth/access';
 import { operatorContext } from '../../cli/operator-context';
 import { AppError } from '../../errors';
 import type { JobHandler } from '../../jobs/job-engine';
 import { SCHEDULED_CHANGES_QUEUE } from '../../jobs/job-queues';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
-import { FeatureFlagService } from '../feature-flag/feature-flag.service';
+import { updateFlag } from '../feature-flag/feature-flag.service';
 import { changingDefinitions } from '../flag-evaluation/definitions-changes';
 import { User } from '../user/user.entity';
 import { UserStore } from '../user/user.store';
@@ -21,9 +22,9 @@ const SLACK_MS = 1000;
 /**
  * Applies a due change once: the row is locked, and a change with `executed_at` or
  * `failure_reason` set is left alone, so a second delivery of the job (another process, a retry)
- * does nothing. The flag write is FeatureFlagService.update, as the change's creator: the same
- * rights, validation, version bump and activity entry as their PATCH, and its after-change path
- * (where webhooks hook in). A refusal sets `failure_reason`; only unexpected errors are retried
+ * does nothing. The flag write is the PATCH's (updateFlag, as in FeatureFlagService.update), as the
+ * change's creator: the same rights, validation, version bump and activity entry, and its
+ * after-change path (where webhooks hook in). A refusal sets `failure_reason`; only unexpected errors are retried
  * (SCHEDULED_CHANGES_QUEUE's limit), and the last one sets `failure_reason` too.
  */
 export function scheduledChangeJob(orm: MikroORM, logger: Logger): JobHandler<ScheduledChangeJob> {
@@ -69,9 +70,16 @@ async function applyChange(em: EntityManager, change: ScheduledChange): Promise<
     key: { id: 0, scopes: null, scopedTeams: null, scopedOrganizations: null, lastUsedAt: new Date() },
   });
   try {
-    const flag = await em.findOne(FeatureFlag, { id: Number(change.recordId), project: projectId, deleted: false });
+    const access = await accessProject(ctx, projectId, 'feature_flag:write');
+    // FeatureFlagService.update's steps inside this job's transaction (its own would signal the
+    // definitions change before this one commits; the job signals after, see above).
+    const flag = await em.findOne(
+      FeatureFlag,
+      { id: Number(change.recordId), project: projectId, deleted: false },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!flag) throw scheduledChangeErrors.flagGone();
-    await FeatureFlagService.update(ctx, projectId, flag.id, flagPatchFor(flag, change.payload as { operation: string; value: unknown }));
+    await updateFlag(em, access, flag, flagPatchFor(flag, change.payload as { operation: string; value: unknown }));
   } finally {
     // The operator context's definitions cache listens for changes process-wide until closed.
     ctx.definitions.close();
