@@ -16,6 +16,8 @@ import { buildAppSchema, buildPublicSchema } from './graphql/schema';
 import { DefinitionsCache } from './modules/flag-evaluation/definitions-cache';
 import { localEvaluationDefinitions } from './modules/flag-evaluation/local-evaluation';
 import { restRows } from './rest/adapter';
+import { JobEngine, type JobEngineOptions } from './jobs/job-engine';
+import { jobHandlers } from './jobs/job-handlers';
 import { parseBody } from './rest/body';
 import { endpoints, routes } from './rest/routes';
 import { dispatch } from './http/dispatch';
@@ -45,6 +47,11 @@ export interface AppDeps {
   metricsToken?: string;
   /** What expires (credential and token caches) reads this; default: the system's. Tests move their own. */
   clock?: Clock;
+  /**
+   * Run the job engine in this process (src/jobs/job-engine.ts; docs/operations.md "The job engine"):
+   * the service does; a test app only when it asks, since every running engine polls its queues.
+   */
+  jobs?: JobEngineOptions | false;
 }
 
 /** Outermost: any throw becomes `{type, code, detail, attr}`; a 500 shows no internals. */
@@ -93,6 +100,7 @@ export async function createApp({
   corsOrigins = readCorsOrigins(),
   metricsToken = readMetricsToken(),
   clock = systemClock,
+  jobs = false,
 }: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
   // Error serializer without SQL values, credentials censored (src/http/logging.ts).
   const logger = safeLogger(givenLogger);
@@ -145,6 +153,8 @@ export async function createApp({
     endpoints,
     metricsToken,
   };
+  const engine = jobs ? new JobEngine(orm, logger, jobHandlers(orm, logger), jobs) : null;
+  await engine?.start();
   const app = new Koa({ proxy: trustProxy });
   // What Koa reports outside a response (a client's malformed request or dropped socket) goes to the
   // service's log, not Koa's console.error.
@@ -163,6 +173,8 @@ export async function createApp({
   return {
     app,
     async stop() {
+      // Running jobs finish first; they write through the pool, closed after this.
+      await engine?.stop();
       await apollo.stop();
       await limiter.close();
       await listener.close();

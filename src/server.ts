@@ -23,6 +23,7 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
     rateLimit: config.rateLimit,
     corsOrigins: config.corsOrigins,
     metricsToken: config.metricsToken,
+    jobs: {},
   });
   // A client gets REQUEST_TIMEOUT_MS to send a whole request and HEADERS_TIMEOUT_MS for its headers
   // (then 408 and the socket closes); checked every second rather than Node's default 30 s.

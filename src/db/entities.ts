@@ -17,6 +17,7 @@ import { Event } from '../modules/event/event.entity';
 import { GroupTypeMapping } from '../modules/group/group-type-mapping.entity';
 import { Group } from '../modules/group/group.entity';
 import { Cohort } from '../modules/cohort/cohort.entity';
+import { ScheduledChange } from '../modules/scheduled-change/scheduled-change.entity';
 
 /** Every entity, listed explicitly: no folder discovery, so ts (tests) and js (dist) agree. */
 export const entities = [
@@ -39,4 +40,5 @@ export const entities = [
   GroupTypeMapping,
   Group,
   Cohort,
+  ScheduledChange,
 ];

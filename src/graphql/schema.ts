@@ -30,6 +30,7 @@ import { FeatureFlagDashboardResolver } from '../modules/dashboard/feature-flag-
 import { ActivityResolver } from '../modules/activity/activity.resolver';
 import { FeatureFlagActivityResolver } from '../modules/activity/feature-flag-activity.resolver';
 import { ExperimentActivityResolver } from '../modules/activity/experiment-activity.resolver';
+import { ScheduledChangeResolver } from '../modules/scheduled-change/scheduled-change.resolver';
 
 export const resolvers = [
   MeResolver,
@@ -61,6 +62,7 @@ export const resolvers = [
   ActivityResolver,
   FeatureFlagActivityResolver,
   ExperimentActivityResolver,
+  ScheduledChangeResolver,
 ] as const;
 
 /** type-graphql builds the root types without a description: these are theirs. */

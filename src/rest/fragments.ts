@@ -110,6 +110,21 @@ export const REST_FRAGMENTS = /* GraphQL */ `
     updated_at: updatedAt
   }
 
+  fragment RestScheduledChange on ScheduledChange {
+    id
+    record_id: recordId
+    model_name: modelName
+    payload
+    scheduled_at: scheduledAt
+    executed_at: executedAt
+    failure_reason: failureReason
+    created_at: createdAt
+    created_by: createdBy {
+      ...RestUser
+    }
+    updated_at: updatedAt
+  }
+
   fragment RestRole on Role {
     id
     name

@@ -17,6 +17,7 @@ import { captureEndpoints } from '../modules/ingestion/capture.handler';
 import { ingestionRoutes } from '../modules/ingestion/ingestion.routes';
 import { personalApiKeyRoutes } from '../modules/personal-api-key/personal-api-key.routes';
 import { flagRoleAccessRoutes, roleRoutes } from '../modules/role/role.routes';
+import { scheduledChangeRoutes } from '../modules/scheduled-change/scheduled-change.routes';
 import type { Route } from './route';
 
 /**
@@ -37,6 +38,7 @@ export const routes: Route[] = [
   ...dashboardRoutes,
   ...ingestionRoutes,
   ...personalApiKeyRoutes,
+  ...scheduledChangeRoutes,
 ];
 
 /**

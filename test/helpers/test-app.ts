@@ -64,6 +64,8 @@ export interface TestAppOptions {
    * embedded database, to test that they alone suffice.
    */
   notifications?: boolean;
+  /** Run the job engine (src/jobs/job-engine.ts), polling every half second; default off. */
+  jobs?: boolean;
 }
 
 /**
@@ -96,6 +98,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     rateLimit: { ...GENEROUS_RATE_LIMITS, ...options.rateLimit },
     corsOrigins: options.corsOrigins ?? [],
     metricsToken: options.metricsToken ?? '',
+    jobs: options.jobs ? { pollingIntervalSeconds: 0.5 } : false,
   });
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
   const server: Server = createServer(app.callback());

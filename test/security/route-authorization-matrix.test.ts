@@ -139,6 +139,11 @@ const WITHOUT_EDIT_RIGHTS: Record<string, Outcome> = {
   // The id is the owner's key: other users' keys are invisible.
   'GET /api/personal_api_keys/:id': { status: 404, body: NOT_FOUND },
   'DELETE /api/personal_api_keys/:id': { status: 404, body: NOT_FOUND },
+  // Scheduling, editing or removing a change to a flag needs the right to edit the flag (docs/scheduled-changes.md).
+  'POST /api/projects/:project_id/scheduled_changes': { status: 403, body: CANNOT_EDIT_FLAG },
+  'PATCH /api/projects/:project_id/scheduled_changes/:id': { status: 403, body: CANNOT_EDIT_FLAG },
+  'PUT /api/projects/:project_id/scheduled_changes/:id': { status: 403, body: CANNOT_EDIT_FLAG },
+  'DELETE /api/projects/:project_id/scheduled_changes/:id': { status: 403, body: CANNOT_EDIT_FLAG },
 };
 
 /** The documented answer (docs/rest-api.md §1.3, §2) for one caller and one REST row. */
@@ -195,6 +200,9 @@ interface Fixtures {
   resourceAccessId: number;
   experimentId: number;
   cohortId: number;
+  scheduledChangeId: number;
+  /** A flag of the other organization's project, which its owner may schedule changes to. */
+  elsewhereFlagId: number;
   personId: string;
   ownerKeyId: number;
   /** Text only P's answers contain: keys, names, tokens, e-mails. */
@@ -209,6 +217,13 @@ let schema: GraphQLSchema;
 let fx: Fixtures;
 let sequence = 0;
 const EXPERIMENT_FILTERS = { events: [{ order: 0, id: '$pageview' }], properties: [] };
+const FAR_FUTURE = '2099-01-01T00:00:00Z';
+/** A scheduled change's body; a caller naming their own project schedules a change to their own flag. */
+const scheduledChangeBody = (own: boolean) => ({
+  record_id: String(own ? fx.elsewhereFlagId : fx.flag.id),
+  payload: { operation: 'update_status', value: false },
+  scheduled_at: FAR_FUTURE,
+});
 const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++sequence}`;
 
 async function ok<T = any>(res: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
@@ -277,6 +292,20 @@ beforeAll(async () => {
   const deactivated: Member = await app.factories.member(organization, 'admin');
   await app.factories.sql('update app_user set is_active = false where id = ?', [deactivated.user.id]);
   const elsewhere = await app.factories.world();
+  const elsewhereFlag = await ok(
+    app.request(`/api/projects/${elsewhere.project.id}/feature_flags/`, {
+      method: 'POST',
+      key: elsewhere.owner.key,
+      body: { key: unique('matrix-elsewhere') },
+    }),
+    201,
+    'elsewhere flag',
+  );
+  const scheduledChange = await post(`${base}/scheduled_changes/`, {
+    record_id: flag.id,
+    payload: { operation: 'update_status', value: false },
+    scheduled_at: FAR_FUTURE,
+  });
 
   fx = {
     world,
@@ -291,6 +320,8 @@ beforeAll(async () => {
     resourceAccessId: resourceAccess.id,
     experimentId: experiment.id,
     cohortId: cohort.id,
+    scheduledChangeId: scheduledChange.id,
+    elsewhereFlagId: elsewhereFlag.id,
     personId: String(persons.results[0].id),
     ownerKeyId: Number(ownerKeyId),
     markers: [
@@ -357,6 +388,7 @@ function restRequest(caller: Caller, route: Route): { path: string; body?: unkno
     [/resource_access\/:id$/, String(fx.resourceAccessId)],
     [/persons\/:id$/, fx.personId],
     [/personal_api_keys\/:id$/, String(fx.ownerKeyId)],
+    [/scheduled_changes\/:id$/, String(fx.scheduledChangeId)],
   ];
   let path = route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
     if (name !== 'id') return byPath[name] ?? `<${name}?>`;
@@ -392,6 +424,9 @@ function restRequest(caller: Caller, route: Route): { path: string; body?: unkno
     'PATCH /api/organizations/:organization_id/resource_access/:id': { access_level: 21 },
     'PUT /api/organizations/:organization_id/resource_access/:id': { resource: 'feature flags', access_level: 21 },
     'POST /api/personal_api_keys': { label: 'matrix', scopes: ['*'] },
+    'POST /api/projects/:project_id/scheduled_changes': scheduledChangeBody(own),
+    'PATCH /api/projects/:project_id/scheduled_changes/:id': { scheduled_at: FAR_FUTURE },
+    'PUT /api/projects/:project_id/scheduled_changes/:id': scheduledChangeBody(own),
   };
   return { path, body: route.method === 'GET' || route.method === 'DELETE' ? undefined : (bodies[rowName(route)] ?? {}) };
 }
@@ -501,10 +536,16 @@ const TWINS: Record<string, string> = {
   me: 'any key',
   // No REST row lists an organization's members (the console's role pages): the role list's auth applies.
   organizationMembers: 'GET /api/organizations/:organization_id/roles',
+  scheduledChanges: 'GET /api/projects/:project_id/scheduled_changes',
+  scheduledChange: 'GET /api/projects/:project_id/scheduled_changes/:id',
+  createScheduledChange: 'POST /api/projects/:project_id/scheduled_changes',
+  updateScheduledChange: 'PATCH /api/projects/:project_id/scheduled_changes/:id',
+  deleteScheduledChange: 'DELETE /api/projects/:project_id/scheduled_changes/:id',
 };
 
 /** GraphQL input objects for the fields that take one (the twin row's body, in GraphQL's names). */
-function graphqlInput(field: string): Record<string, unknown> {
+function graphqlInput(field: string, own: boolean): Record<string, unknown> {
+  const { record_id: recordId, payload, scheduled_at: scheduledAt } = scheduledChangeBody(own);
   const inputs: Record<string, Record<string, unknown>> = {
     createFeatureFlag: { key: unique('matrix-gql') },
     updateFeatureFlag: { name: 'edited' },
@@ -524,6 +565,8 @@ function graphqlInput(field: string): Record<string, unknown> {
     createCohort: { name: 'matrix', isStatic: true },
     updateCohort: { description: 'edited' },
     addCohortMembers: { distinctIds: ['matrix'] },
+    createScheduledChange: { recordId, payload, scheduledAt },
+    updateScheduledChange: { scheduledAt },
   };
   return inputs[field] ?? {};
 }
@@ -542,6 +585,7 @@ function graphqlId(field: string): string | number {
     [/^person$/, fx.personId],
     [/ersonalApiKey$/, fx.ownerKeyId],
     [/^(cohort|updateCohort|addCohortMembers)$/, fx.cohortId],
+    [/^(scheduledChange|updateScheduledChange|deleteScheduledChange)$/, fx.scheduledChangeId],
   ];
   const found = ids.find(([pattern]) => pattern.test(field));
   if (!found) throw new Error(`no id for ${field}`);
@@ -562,7 +606,7 @@ function graphqlOperation(caller: Caller, kind: 'query' | 'mutation', field: Gra
   const declared: string[] = [];
   const passed: string[] = [];
   for (const arg of field.args) {
-    const value = arg.name === 'id' ? graphqlId(field.name) : arg.name === 'input' ? graphqlInput(field.name) : values[arg.name];
+    const value = arg.name === 'id' ? graphqlId(field.name) : arg.name === 'input' ? graphqlInput(field.name, own) : values[arg.name];
     if (value === undefined) continue;
     const type = getNamedType(arg.type).name;
     variables[arg.name] = type === 'Int' ? Number(value) : type === 'ID' || type === 'String' ? String(value) : value;

@@ -15,4 +15,5 @@ export const migrationNames = [
   'Migration20261125090000ExperimentFunnelTies',
   'Migration20261127120000DefinitionsChanges',
   'Migration20261128090000FlagLastCalled',
+  'Migration20261128090000ScheduledChanges',
 ] as const;

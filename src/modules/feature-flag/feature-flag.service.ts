@@ -154,6 +154,8 @@ export async function updateFlag(
   flag.lastModifiedBy = callerReference(em, access.caller);
   await em.flush();
   await logFlagUpdated(em, access, before, flag);
+  // The after-change path every flag update takes (PATCH, PUT, GraphQL, scheduled changes:
+  // docs/scheduled-changes.md): where webhooks announce the change.
   return flag;
 }
 
