@@ -7,8 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describeInBrowser, launchChromium } from '../helpers/browser';
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { capture } from '../ingestion/capture-helpers';
-import { DEFAULTS, OFREP_FLAGS, PEOPLE, expectedDetails, storedProperties } from '../openfeature/ofrep-fixtures';
+import { DEFAULTS, OFREP_FLAGS, PEOPLE, expectedDetails, seedOfrepWorld } from '../openfeature/ofrep-fixtures';
 
 /**
  * docs/openfeature.md ("How it is tested"): `@openfeature/web-sdk` with `@openfeature/ofrep-web-provider`,
@@ -63,20 +62,7 @@ describeWithBrowser('the OpenFeature web SDK with its OFREP provider', () => {
   beforeAll(async () => {
     app = await startTestApp();
     world = await app.factories.world();
-    const batch = Array.from({ length: PEOPLE }, (_, i) => ({
-      event: 'seen',
-      distinct_id: `person-${i}`,
-      properties: { $set: storedProperties(i) },
-    }));
-    expect((await capture(app, '/batch/', { api_key: world.project.apiToken, batch })).status).toBe(200);
-    for (const flag of OFREP_FLAGS) {
-      const res = await app.request(`/api/projects/${world.project.id}/feature_flags/`, {
-        method: 'POST',
-        key: world.owner.key,
-        body: flag,
-      });
-      expect([flag.key, res.status]).toEqual([flag.key, 201]);
-    }
+    await seedOfrepWorld(app, world);
     site = await startSite(bundle());
     browser = await launchChromium();
     const context = await browser.newContext();

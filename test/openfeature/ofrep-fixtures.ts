@@ -3,6 +3,9 @@
  * OpenFeature client must see for each evaluation_reasons answer, by the tables of "Values" and
  * "Reasons", written out here independently of the service's code.
  */
+import type { World } from '../helpers/factories';
+import type { TestApp } from '../helpers/test-app';
+import { capture } from '../ingestion/capture-helpers';
 
 export const PEOPLE = 300;
 
@@ -95,4 +98,18 @@ export function expectedDetails(key: string, server: Reason): Expected {
   const reason = key === 'ofrep-string' && server.evaluation.condition_index === 0 ? 'TARGETING_MATCH' : 'SPLIT';
   const value = key === 'ofrep-object' ? OBJECT_PAYLOADS[server.value] : server.value;
   return { value, variant: server.value, reason };
+}
+
+/** The persons (captured with their properties) and the flags, in `world`'s project, through HTTP. */
+export async function seedOfrepWorld(app: TestApp, world: World): Promise<void> {
+  const batch = Array.from({ length: PEOPLE }, (_, i) => ({
+    event: 'seen',
+    distinct_id: `person-${i}`,
+    properties: { $set: storedProperties(i) },
+  }));
+  expect((await capture(app, '/batch/', { api_key: world.project.apiToken, batch })).status).toBe(200);
+  for (const flag of OFREP_FLAGS) {
+    const res = await app.request(`/api/projects/${world.project.id}/feature_flags/`, { method: 'POST', key: world.owner.key, body: flag });
+    expect([flag.key, res.status]).toEqual([flag.key, 201]);
+  }
 }

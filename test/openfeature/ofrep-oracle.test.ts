@@ -3,8 +3,7 @@ import { OFREPProvider } from '@openfeature/ofrep-provider';
 import { ErrorCode, OpenFeature, type Client, type EvaluationDetails, type FlagValue, type JsonValue } from '@openfeature/server-sdk';
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { capture } from '../ingestion/capture-helpers';
-import { OFREP_FLAGS, PEOPLE, expectedDetails, storedProperties, type Expected } from './ofrep-fixtures';
+import { PEOPLE, expectedDetails, seedOfrepWorld, type Expected } from './ofrep-fixtures';
 
 /**
  * docs/openfeature.md ("How it is tested"): `@openfeature/server-sdk` with `@openfeature/ofrep-provider`,
@@ -20,16 +19,7 @@ let client: Client;
 beforeAll(async () => {
   app = await startTestApp();
   world = await app.factories.world();
-  const batch = Array.from({ length: PEOPLE }, (_, i) => ({
-    event: 'seen',
-    distinct_id: `person-${i}`,
-    properties: { $set: storedProperties(i) },
-  }));
-  expect((await capture(app, '/batch/', { api_key: world.project.apiToken, batch })).status).toBe(200);
-  for (const flag of OFREP_FLAGS) {
-    const res = await app.request(`/api/projects/${world.project.id}/feature_flags/`, { method: 'POST', key: world.owner.key, body: flag });
-    expect([flag.key, res.status]).toEqual([flag.key, 201]);
-  }
+  await seedOfrepWorld(app, world);
   await OpenFeature.setProviderAndWait(
     'ofrep-oracle',
     new OFREPProvider({ baseUrl: app.baseUrl, headers: [['Authorization', `Bearer ${world.project.apiToken}`]] }),
