@@ -8,5 +8,11 @@ export interface JobQueue {
 /** Applies one scheduled change when it is due (src/modules/scheduled-change/scheduled-change.job.ts). */
 export const SCHEDULED_CHANGES_QUEUE: JobQueue = { name: 'scheduled-changes', retryLimit: 3, retryDelaySeconds: 5 };
 
+/**
+ * Delivers one webhook message (src/modules/webhook/webhook.delivery.job.ts). The job schedules its own
+ * retries (a backoff over 24 h, docs/webhooks.md); pg-boss's retries cover only a job that threw or expired.
+ */
+export const WEBHOOK_DELIVERIES_QUEUE: JobQueue = { name: 'webhook-deliveries', retryLimit: 3, retryDelaySeconds: 5 };
+
 /** Every queue; installed with the schema, so any process may enqueue on them. */
-export const JOB_QUEUES: JobQueue[] = [SCHEDULED_CHANGES_QUEUE];
+export const JOB_QUEUES: JobQueue[] = [SCHEDULED_CHANGES_QUEUE, WEBHOOK_DELIVERIES_QUEUE];
