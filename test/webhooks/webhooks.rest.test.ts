@@ -271,6 +271,11 @@ describe('deliveries', () => {
     await call('DELETE', `/webhooks/${hook.id}/`);
   });
 
+  it("an attempt cut off by a crash is the job engine's to retry after 60 s", async () => {
+    const [queue] = await app.factories.sql("select expire_seconds from pgboss.queue where name = 'webhook-deliveries'");
+    expect(Number(queue.expire_seconds)).toBe(60);
+  });
+
   it('a project has at most 20 webhooks', async () => {
     const count = (await call('GET', '/webhooks/')).body.count;
     const made: number[] = [];
