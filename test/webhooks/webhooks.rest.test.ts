@@ -179,6 +179,12 @@ describe('deliveries', () => {
     ]);
     const deliveries = await settled(hook.id);
     expect(deliveries.results.length).toBeGreaterThanOrEqual(2);
+    const delivered = await call('GET', `/webhooks/${hook.id}/deliveries/?status=delivered`);
+    expect(delivered.body.count).toBe(deliveries.count);
+    expect((await call('GET', `/webhooks/${hook.id}/deliveries/?status=failed`)).body.count).toBe(0);
+    const badStatus = await call('GET', `/webhooks/${hook.id}/deliveries/?status=lost`);
+    expect(badStatus.status).toBe(400);
+    expect(badStatus.body).toMatchObject({ attr: 'status', code: 'invalid_choice' });
     expect(deliveries.results[0]).toMatchObject({ status: 'delivered', response_status: 200, attempts: 1, error: null });
     await call('DELETE', `/webhooks/${hook.id}/`);
   });

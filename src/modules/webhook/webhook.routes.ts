@@ -118,6 +118,8 @@ export const webhookRoutes: Route[] = [
     path: `${WEBHOOK}/deliveries`,
     auth: projectScope('webhook:read'),
     kind: 'query',
+    // An unknown `status` is refused (400) rather than matching nothing.
+    docs: { errors: [400] },
     operation: {
       document: operation(`
         query RestWebhookDeliveries($projectId: ID!, $id: Int!, $limit: Int, $offset: Int, $status: String) {

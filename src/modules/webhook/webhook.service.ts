@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessProject, callerReference, parseId } from '../../auth/access';
 import { requireAdmin } from '../../auth/organization-access';
 import type { AppContext } from '../../context';
-import { requestErrors } from '../../errors';
+import { fieldErrors, requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
-import { Webhook, WebhookDelivery } from './webhook.entity';
+import { DELIVERY_STATUSES, Webhook, WebhookDelivery } from './webhook.entity';
 import { webhookErrors } from './webhook.errors';
 import { newWebhookSecret } from './webhook.signing';
 import { WEBHOOK_LIMITS } from './webhook.settings';
@@ -126,7 +126,11 @@ export const WebhookService = {
     const { project } = await accessProject(ctx, projectRef, 'webhook:read');
     const webhook = await findWebhook(ctx.em, project.id, id);
     const where: Record<string, unknown> = { webhook: webhook.id };
-    if (args.status) where.status = args.status;
+    if (args.status) {
+      if (!(DELIVERY_STATUSES as readonly string[]).includes(args.status))
+        throw fieldErrors.invalidChoice('status', args.status.slice(0, 100));
+      where.status = args.status;
+    }
     return findPage(ctx.em, WebhookDelivery, where, { createdAt: 'desc', id: 'desc' }, args);
   },
 };
