@@ -102,7 +102,7 @@ describe('the resource', () => {
     [{ url: 'https://user:pw@1.1.1.1/', events: ['feature_flag.created'] }, 'url', 'invalid_url'],
     [{ url: `https://1.1.1.1/${'a'.repeat(2000)}`, events: ['feature_flag.created'] }, 'url', 'max_length'],
     [{ url: 'https://1.1.1.1/', events: ['feature_flag.created'], enabled: 'sometimes' }, 'enabled', 'invalid_input'],
-  ])('refuses case %# at %s and stores nothing', async (body, attr, code) => {
+  ])('refuses case %#, at its attr, and stores nothing', async (body, attr, code) => {
     const before = (await call('GET', '/webhooks/')).body.count;
     const res = await call('POST', '/webhooks/', body);
     expect(res.status).toBe(400);
@@ -225,6 +225,29 @@ describe('deliveries', () => {
       delete process.env.WEBHOOKS_RETRY_WINDOW_SECONDS;
       receiver.answers = [200];
     }
+  });
+
+  it('the address is checked again before each attempt: a refused one sends nothing and is retried', async () => {
+    const hook = await createWebhook({ events: ['feature_flag.created'] });
+    process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = 'false';
+    let flag: { id: number };
+    try {
+      flag = await createFlag();
+      const deadline = Date.now() + 20_000;
+      let delivery = (await call('GET', `/webhooks/${hook.id}/deliveries/`)).body.results[0];
+      while (delivery.attempts === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        delivery = (await call('GET', `/webhooks/${hook.id}/deliveries/`)).body.results[0];
+      }
+      expect(delivery).toMatchObject({ status: 'pending', response_status: null });
+      expect(delivery.error).toContain('non-public address');
+      expect(receiver.received.filter(ofItem('feature_flag.created', flag.id))).toEqual([]);
+    } finally {
+      process.env.WEBHOOKS_ALLOW_PRIVATE_URLS = 'true';
+    }
+    await receiver.until(1, ofItem('feature_flag.created', flag.id));
+    expect((await settled(hook.id)).results[0]).toMatchObject({ status: 'delivered', error: null });
+    await call('DELETE', `/webhooks/${hook.id}/`);
   });
 
   it('a refused change sends nothing', async () => {
