@@ -11,6 +11,8 @@ export const SCOPE_OBJECTS = [
   'group',
   'project',
   'organization',
+  // docs/webhooks.md: webhooks and their deliveries.
+  'webhook',
 ] as const;
 export type ScopeObject = (typeof SCOPE_OBJECTS)[number];
 export type Scope = `${ScopeObject}:${'read' | 'write'}`;

@@ -18,6 +18,7 @@ import { GroupTypeMapping } from '../modules/group/group-type-mapping.entity';
 import { Group } from '../modules/group/group.entity';
 import { Cohort } from '../modules/cohort/cohort.entity';
 import { ScheduledChange } from '../modules/scheduled-change/scheduled-change.entity';
+import { Webhook, WebhookDelivery } from '../modules/webhook/webhook.entity';
 
 /** Every entity, listed explicitly: no folder discovery, so ts (tests) and js (dist) agree. */
 export const entities = [
@@ -41,4 +42,6 @@ export const entities = [
   Group,
   Cohort,
   ScheduledChange,
+  Webhook,
+  WebhookDelivery,
 ];

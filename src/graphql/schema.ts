@@ -31,6 +31,7 @@ import { ActivityResolver } from '../modules/activity/activity.resolver';
 import { FeatureFlagActivityResolver } from '../modules/activity/feature-flag-activity.resolver';
 import { ExperimentActivityResolver } from '../modules/activity/experiment-activity.resolver';
 import { ScheduledChangeResolver } from '../modules/scheduled-change/scheduled-change.resolver';
+import { WebhookResolver } from '../modules/webhook/webhook.resolver';
 
 export const resolvers = [
   MeResolver,
@@ -63,6 +64,7 @@ export const resolvers = [
   FeatureFlagActivityResolver,
   ExperimentActivityResolver,
   ScheduledChangeResolver,
+  WebhookResolver,
 ] as const;
 
 /** type-graphql builds the root types without a description: these are theirs. */

@@ -64,7 +64,12 @@ export async function installJobSchema(orm: MikroORM): Promise<void> {
     const existing = new Set((await boss.getQueues()).map((queue) => queue.name));
     for (const queue of JOB_QUEUES)
       if (!existing.has(queue.name))
-        await boss.createQueue(queue.name, { name: queue.name, retryLimit: queue.retryLimit, retryDelay: queue.retryDelaySeconds });
+        await boss.createQueue(queue.name, {
+          name: queue.name,
+          retryLimit: queue.retryLimit,
+          retryDelay: queue.retryDelaySeconds,
+          ...(queue.expireInSeconds ? { expireInSeconds: queue.expireInSeconds } : {}),
+        });
   } finally {
     await boss.stop({ graceful: false, wait: true, close: false });
   }

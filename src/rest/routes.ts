@@ -18,6 +18,7 @@ import { ingestionRoutes } from '../modules/ingestion/ingestion.routes';
 import { personalApiKeyRoutes } from '../modules/personal-api-key/personal-api-key.routes';
 import { flagRoleAccessRoutes, roleRoutes } from '../modules/role/role.routes';
 import { scheduledChangeRoutes } from '../modules/scheduled-change/scheduled-change.routes';
+import { webhookRoutes } from '../modules/webhook/webhook.routes';
 import type { Route } from './route';
 
 /**
@@ -39,6 +40,7 @@ export const routes: Route[] = [
   ...ingestionRoutes,
   ...personalApiKeyRoutes,
   ...scheduledChangeRoutes,
+  ...webhookRoutes,
 ];
 
 /**

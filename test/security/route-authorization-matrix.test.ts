@@ -144,6 +144,12 @@ const WITHOUT_EDIT_RIGHTS: Record<string, Outcome> = {
   'PATCH /api/projects/:project_id/scheduled_changes/:id': { status: 403, body: CANNOT_EDIT_FLAG },
   'PUT /api/projects/:project_id/scheduled_changes/:id': { status: 403, body: CANNOT_EDIT_FLAG },
   'DELETE /api/projects/:project_id/scheduled_changes/:id': { status: 403, body: CANNOT_EDIT_FLAG },
+  // Webhooks send the project's changes elsewhere: their writes need admin level (docs/webhooks.md).
+  'POST /api/projects/:project_id/webhooks': { status: 403, body: NEED_ADMIN },
+  'PATCH /api/projects/:project_id/webhooks/:id': { status: 403, body: NEED_ADMIN },
+  'PUT /api/projects/:project_id/webhooks/:id': { status: 403, body: NEED_ADMIN },
+  'DELETE /api/projects/:project_id/webhooks/:id': { status: 403, body: NEED_ADMIN },
+  'POST /api/projects/:project_id/webhooks/:id/rotate_secret': { status: 403, body: NEED_ADMIN },
 };
 
 /** The documented answer (docs/rest-api.md §1.3, §2) for one caller and one REST row. */
@@ -201,6 +207,7 @@ interface Fixtures {
   experimentId: number;
   cohortId: number;
   scheduledChangeId: number;
+  webhookId: number;
   /** A flag of the other organization's project, which its owner may schedule changes to. */
   elsewhereFlagId: number;
   personId: string;
@@ -224,6 +231,8 @@ const scheduledChangeBody = (own: boolean) => ({
   payload: { operation: 'update_status', value: false },
   scheduled_at: FAR_FUTURE,
 });
+/** A public address by IP, so no name is resolved (docs/webhooks.md "Which URLs"). */
+const WEBHOOK_BODY = { url: 'https://1.1.1.1/matrix', events: ['feature_flag.updated'] };
 const unique = (prefix: string) => `${prefix}-${process.pid}-${Date.now().toString(36)}-${++sequence}`;
 
 async function ok<T = any>(res: Promise<ApiResponse<T>>, status: number, what: string): Promise<T> {
@@ -307,6 +316,8 @@ beforeAll(async () => {
     scheduled_at: FAR_FUTURE,
   });
 
+  const webhook = await post(`${base}/webhooks/`, WEBHOOK_BODY);
+
   fx = {
     world,
     project,
@@ -321,6 +332,7 @@ beforeAll(async () => {
     experimentId: experiment.id,
     cohortId: cohort.id,
     scheduledChangeId: scheduledChange.id,
+    webhookId: webhook.id,
     elsewhereFlagId: elsewhereFlag.id,
     personId: String(persons.results[0].id),
     ownerKeyId: Number(ownerKeyId),
@@ -389,6 +401,7 @@ function restRequest(caller: Caller, route: Route): { path: string; body?: unkno
     [/persons\/:id$/, fx.personId],
     [/personal_api_keys\/:id$/, String(fx.ownerKeyId)],
     [/scheduled_changes\/:id$/, String(fx.scheduledChangeId)],
+    [/webhooks\/:id(\/rotate_secret|\/deliveries)?$/, String(fx.webhookId)],
   ];
   let path = route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
     if (name !== 'id') return byPath[name] ?? `<${name}?>`;
@@ -427,6 +440,9 @@ function restRequest(caller: Caller, route: Route): { path: string; body?: unkno
     'POST /api/projects/:project_id/scheduled_changes': scheduledChangeBody(own),
     'PATCH /api/projects/:project_id/scheduled_changes/:id': { scheduled_at: FAR_FUTURE },
     'PUT /api/projects/:project_id/scheduled_changes/:id': scheduledChangeBody(own),
+    'POST /api/projects/:project_id/webhooks': WEBHOOK_BODY,
+    'PATCH /api/projects/:project_id/webhooks/:id': { enabled: true },
+    'PUT /api/projects/:project_id/webhooks/:id': WEBHOOK_BODY,
   };
   return { path, body: route.method === 'GET' || route.method === 'DELETE' ? undefined : (bodies[rowName(route)] ?? {}) };
 }
@@ -541,6 +557,13 @@ const TWINS: Record<string, string> = {
   createScheduledChange: 'POST /api/projects/:project_id/scheduled_changes',
   updateScheduledChange: 'PATCH /api/projects/:project_id/scheduled_changes/:id',
   deleteScheduledChange: 'DELETE /api/projects/:project_id/scheduled_changes/:id',
+  webhooks: 'GET /api/projects/:project_id/webhooks',
+  webhook: 'GET /api/projects/:project_id/webhooks/:id',
+  webhookDeliveries: 'GET /api/projects/:project_id/webhooks/:id/deliveries',
+  createWebhook: 'POST /api/projects/:project_id/webhooks',
+  updateWebhook: 'PATCH /api/projects/:project_id/webhooks/:id',
+  rotateWebhookSecret: 'POST /api/projects/:project_id/webhooks/:id/rotate_secret',
+  deleteWebhook: 'DELETE /api/projects/:project_id/webhooks/:id',
 };
 
 /** GraphQL input objects for the fields that take one (the twin row's body, in GraphQL's names). */
@@ -567,6 +590,8 @@ function graphqlInput(field: string, own: boolean): Record<string, unknown> {
     addCohortMembers: { distinctIds: ['matrix'] },
     createScheduledChange: { recordId, payload, scheduledAt },
     updateScheduledChange: { scheduledAt },
+    createWebhook: WEBHOOK_BODY,
+    updateWebhook: { enabled: true },
   };
   return inputs[field] ?? {};
 }
@@ -586,6 +611,7 @@ function graphqlId(field: string): string | number {
     [/ersonalApiKey$/, fx.ownerKeyId],
     [/^(cohort|updateCohort|addCohortMembers)$/, fx.cohortId],
     [/^(scheduledChange|updateScheduledChange|deleteScheduledChange)$/, fx.scheduledChangeId],
+    [/^(webhook|webhookDeliveries|updateWebhook|rotateWebhookSecret|deleteWebhook)$/, fx.webhookId],
   ];
   const found = ids.find(([pattern]) => pattern.test(field));
   if (!found) throw new Error(`no id for ${field}`);

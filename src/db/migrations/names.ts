@@ -16,4 +16,5 @@ export const migrationNames = [
   'Migration20261127120000DefinitionsChanges',
   'Migration20261128090000FlagLastCalled',
   'Migration20261128090000ScheduledChanges',
+  'Migration20261129090000Webhooks',
 ] as const;

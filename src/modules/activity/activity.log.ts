@@ -5,6 +5,8 @@ import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { copyJson } from '../../validation/copy-json';
 import { sameJson } from '../../validation/same-json';
 import { ActivityStore } from './activity.store';
+import { webhookEventsFor } from '../webhook/webhook.events';
+import { queueWebhookDeliveries } from '../webhook/webhook.outbox';
 
 /** What an entry is about (`scope` on the wire); stored as this text. */
 export type ActivityScope = 'FeatureFlag' | 'Experiment' | 'Cohort';
@@ -39,6 +41,8 @@ interface Entry {
   activity: ActivityKind;
   name: string;
   changes: ActivityChange[] | null;
+  /** An experiment created already launched (its `start_date` set): also `experiment.launched`. */
+  launched?: boolean;
 }
 
 /**
@@ -49,14 +53,17 @@ interface Entry {
  */
 export async function recordActivity(em: EntityManager, access: ActivityAuthor, entry: Entry): Promise<void> {
   const detail: ActivityDetail = { changes: entry.changes, trigger: null, type: null, name: entry.name, short_id: null };
-  await ActivityStore.insert(em, {
+  const record = {
     projectId: access.project.id,
     scope: entry.scope,
     itemId: String(entry.itemId),
     activity: entry.activity,
     userId: access.caller.user.id,
     detail,
-  });
+  };
+  const written = await ActivityStore.insert(em, record);
+  // The after-change point of every logged write: webhooks hear of it in the same transaction (docs/webhooks.md).
+  await queueWebhookDeliveries(em, { ...record, ...written }, webhookEventsFor(entry, entry.launched));
 }
 
 /** One change in the upstream's terms: from nothing is `created`, to nothing `deleted`, else `changed`. */
@@ -202,6 +209,7 @@ export function logExperimentCreated(em: EntityManager, access: ActivityAuthor, 
     activity: 'created',
     name: experiment.name,
     changes: null,
+    launched: experiment.startDate !== null,
   });
 }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { timestampOf } from '../../db/rows';
 import { groupBy } from '../../group-by';
 import type { ActivityDetail, ActivityKind, ActivityScope } from './activity.log';
 import { activityFromRow } from './activity.rows';
@@ -37,15 +38,12 @@ const parameters = (where: ActivityWhere) => [
  */
 export const ActivityStore = {
   /** Writes one entry, `created_at` being the database's clock at this statement: one statement. */
-  async insert(em: EntityManager, entry: ActivityRecord): Promise<void> {
-    await em.execute('insert into activity_log (project_id, scope, item_id, activity, user_id, detail) values (?, ?, ?, ?, ?, ?)', [
-      entry.projectId,
-      entry.scope,
-      entry.itemId,
-      entry.activity,
-      entry.userId,
-      JSON.stringify(entry.detail),
-    ]);
+  async insert(em: EntityManager, entry: ActivityRecord): Promise<{ id: string; createdAt: Date }> {
+    const [row] = await em.execute<Array<{ id: unknown; created_at: unknown }>>(
+      'insert into activity_log (project_id, scope, item_id, activity, user_id, detail) values (?, ?, ?, ?, ?, ?) returning id, created_at',
+      [entry.projectId, entry.scope, entry.itemId, entry.activity, entry.userId, JSON.stringify(entry.detail)],
+    );
+    return { id: String(row.id), createdAt: timestampOf(row.created_at) };
   },
 
   /** How many entries there are: one statement. */
