@@ -312,6 +312,9 @@ describe('paging and access', () => {
     expect(onlyOther.next).toBe(`${activityUrl()}/?y=2&page=2&limit=10`);
     const encoded = expectOk(await get(`${pagedPaths.flags}/activity?q=a%20b&page=1&limit=5&page=7`)).body;
     expect(encoded.next).toBe(`${activityUrl()}?q=a%20b&page=2&limit=5`);
+    // What a URI's query may not hold (WHATWG URLs pass `|{}^` and a stray `%` through) is escaped, so the link stays a URI.
+    const odd = expectOk(await get(`${pagedPaths.flags}/activity?q=a|{}^%zz&limit=5`)).body;
+    expect(odd.next).toBe(`${activityUrl()}?q=a%7C%7B%7D%5E%25zz&limit=5&page=2`);
     const clamped = expectOk(await get(`${pagedPaths.flags}/activity?limit=2&page=2`)).body;
     expect(clamped.results.map((entry: any) => entry.detail.name)).toEqual(['12', '11']);
   });

@@ -26,12 +26,16 @@ function run(hits: number, timeoutMs: number, answerAfterMs: number | null) {
           // A primary too late: its answer arrives after the worker has decided without it.
           if (answerAfterMs !== null) {
             setTimeout(() => {
+              // The child may be exiting: a late answer it cannot take is dropped, never an uncaught EPIPE.
               if (child.connected)
-                child.send({
-                  type: 'flagship:rate-limit:result',
-                  id: message.id,
-                  result: { admitted: false, buckets: [{ count: 99, waitMs: 1 }] },
-                });
+                child.send(
+                  {
+                    type: 'flagship:rate-limit:result',
+                    id: message.id,
+                    result: { admitted: false, buckets: [{ count: 99, waitMs: 1 }] },
+                  },
+                  () => undefined,
+                );
             }, answerAfterMs);
           }
         } else if (message.answers) resolve({ ...(message as { answers: never; warnings: never }), asked });

@@ -47,9 +47,15 @@ export function activityEnvelope(item: unknown, url: URL) {
 }
 
 /**
+ * A query parameter as the client encoded it, with what RFC 3986 allows in no query (`|`, `{`, `^`,
+ * a `%` not starting an escape, …; WHATWG URLs pass them through) percent-encoded, so the link is a URI.
+ */
+const uriSafe = (part: string) => part.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => encodeURIComponent(c));
+
+/**
  * The query string with each named parameter's first occurrence given the new value where it stands
  * (later repeats dropped) and the missing ones appended in the given order; every other parameter
- * is kept byte for byte, as the client encoded it.
+ * is kept as the client encoded it (`uriSafe`).
  */
 function withParams(search: string, values: Record<string, string>): string {
   const seen = new Set<string>();
@@ -63,7 +69,7 @@ function withParams(search: string, values: Record<string, string>): string {
     } catch {
       name = rawName;
     }
-    if (!Object.prototype.hasOwnProperty.call(values, name)) parts.push(part);
+    if (!Object.prototype.hasOwnProperty.call(values, name)) parts.push(uriSafe(part));
     else if (!seen.has(name)) {
       seen.add(name);
       parts.push(`${name}=${encodeURIComponent(values[name])}`);
