@@ -130,6 +130,13 @@ describeWithBrowser('the console in a browser', () => {
     await expectAccessible(page);
   });
 
+  it('fails the accessibility check on a page with a nameless button', async () => {
+    const { page } = await open();
+    await signIn(page, world.owner.key);
+    await page.evaluate(() => document.querySelector('main')!.append(document.createElement('button')));
+    await expect(expectAccessible(page)).rejects.toThrow(/button-name/);
+  });
+
   it('returns a revoked key to the sign-in page with the reason', async () => {
     const member = await app.factories.member(world.organization, 'member');
     const { page } = await open();
