@@ -22,7 +22,10 @@ export interface AppCaches {
 }
 
 export function createAppCaches(clock: Clock): AppCaches {
-  // lru-cache reads the time through `perf`; each entry's age is checked on every read.
-  const options = { max: MAX_ENTRIES, ttl: CREDENTIAL_TTL_MS, perf: clock } as const;
+  // lru-cache reads the time through `perf`, and each entry's age is checked on every read. With its
+  // default ttlResolution (1 ms) it would keep a read time for a millisecond behind a timer: a timer
+  // per read on the hot path, and a moved test clock unseen by the next request when that timer has
+  // not fired yet.
+  const options = { max: MAX_ENTRIES, ttl: CREDENTIAL_TTL_MS, ttlResolution: 0, perf: clock } as const;
   return { callers: new LRUCache(options), localEvaluation: new LRUCache(options), tokens: new LRUCache(options) };
 }
