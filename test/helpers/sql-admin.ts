@@ -2,12 +2,12 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { migrate } from '../../src/db/migrate';
 
-/** One statement on its own connection: CREATE/DROP/ALTER DATABASE for the test databases. */
-export async function execute(url: string, sql: string): Promise<void> {
+/** Statements one after another on a connection of their own: CREATE/DROP/ALTER DATABASE for the test databases. */
+export async function execute(url: string, ...statements: string[]): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(sql);
+    for (const sql of statements) await client.query(sql);
   } finally {
     await client.end();
   }
