@@ -1,4 +1,5 @@
 import { parse, type DocumentNode } from 'graphql';
+import { pathId, type RestRequest } from './route';
 
 /**
  * The REST wire shapes, written once as GraphQL selections with the REST field names (PostHog's,
@@ -203,4 +204,23 @@ export const REST_FRAGMENTS = /* GraphQL */ `
 /** An operation plus the fragments it uses. */
 export function restOperation(source: string): DocumentNode {
   return parse(`${source}\n${REST_FRAGMENTS}`);
+}
+
+/**
+ * A project's resource by id (`field(projectId, id)` selected with `fragment`), which also shows a
+ * resource just written: given the written one, its id instead of the path's. `extra` is fragment
+ * text the shared REST_FRAGMENTS do not hold.
+ */
+export function projectItemById(field: string, fragment: string, extra = '') {
+  return {
+    document: restOperation(`
+      query ${fragment}($projectId: ID!, $id: Int!) {
+        item: ${field}(projectId: $projectId, id: $id) { ...${fragment} }
+      }
+      ${extra}`),
+    variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
+      projectId: params.project_id,
+      id: written?.id ?? pathId(params.id),
+    }),
+  };
 }

@@ -1,21 +1,12 @@
-import { restOperation } from '../../rest/fragments';
-import { pageParams, pathId, projectScope, type RestRequest, type Route } from '../../rest/route';
+import { projectItemById, restOperation } from '../../rest/fragments';
+import { pageParams, pathId, projectScope, type Route } from '../../rest/route';
 import type { CohortCreateInput, CohortMembersInput, CohortUpdateInput } from './cohort.inputs';
 import { CohortService } from './cohort.service';
 
 const COHORTS = '/api/projects/:project_id/cohorts';
 const COHORT = `${COHORTS}/:id`;
 
-const cohortById = {
-  document: restOperation(`
-    query RestCohort($projectId: ID!, $id: Int!) {
-      item: cohort(projectId: $projectId, id: $id) { ...RestCohort }
-    }`),
-  variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
-    projectId: params.project_id,
-    id: written?.id ?? pathId(params.id),
-  }),
-};
+const cohortById = projectItemById('cohort', 'RestCohort');
 
 // SPEC-GAP: cohorts are beyond PostHog's documented flag API; docs/cohorts.md describes them. Never hard-deleted:
 // DELETE is 405 with an empty body, like a flag's; `deleted` in a PATCH soft-deletes.

@@ -1,5 +1,5 @@
-import { restOperation } from '../../rest/fragments';
-import { pathId, queryParams, type RestRequest } from '../../rest/route';
+import { projectItemById, restOperation } from '../../rest/fragments';
+import { queryParams, type RestRequest } from '../../rest/route';
 
 /** The dashboard reads of docs/dashboards.md, used by the route table's dashboard rows. */
 
@@ -51,11 +51,4 @@ export const dashboardsPage = {
   }),
 };
 
-export const dashboardById = {
-  document: restOperation(`
-    query RestDashboard($projectId: ID!, $id: Int!) {
-      item: dashboard(projectId: $projectId, id: $id) { ...RestDashboard }
-    }
-    ${REST_DASHBOARD}`),
-  variables: ({ params }: RestRequest) => ({ projectId: params.project_id, id: pathId(params.id) }),
-};
+export const dashboardById = projectItemById('dashboard', 'RestDashboard', REST_DASHBOARD);

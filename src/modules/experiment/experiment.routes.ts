@@ -1,5 +1,5 @@
-import { restOperation } from '../../rest/fragments';
-import { pageParams, pathId, projectScope, queryParams, type RestRequest, type Route } from '../../rest/route';
+import { projectItemById, restOperation } from '../../rest/fragments';
+import { pageParams, pathId, projectScope, queryParams, type Route } from '../../rest/route';
 import { experimentResults, experimentSecondaryResults, requiresFlagImplementation } from './experiment-results.operations';
 import type { ExperimentCreateInput, ExperimentUpdateInput } from './experiment.inputs';
 import { ExperimentService } from './experiment.service';
@@ -7,16 +7,7 @@ import { ExperimentService } from './experiment.service';
 const EXPERIMENTS = '/api/projects/:project_id/experiments';
 const EXPERIMENT = `${EXPERIMENTS}/:id`;
 
-const experimentById = {
-  document: restOperation(`
-    query RestExperiment($projectId: ID!, $id: Int!) {
-      item: experiment(projectId: $projectId, id: $id) { ...RestExperiment }
-    }`),
-  variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
-    projectId: params.project_id,
-    id: written?.id ?? pathId(params.id),
-  }),
-};
+const experimentById = projectItemById('experiment', 'RestExperiment');
 
 /** Experiments and their results (docs/experiments.md, docs/experiment-results.md). */
 export const experimentRoutes: Route[] = [

@@ -1,21 +1,12 @@
-import { restOperation } from '../../rest/fragments';
+import { projectItemById, restOperation } from '../../rest/fragments';
 import { FLAG, FLAGS } from '../../rest/paths';
-import { pathId, projectScope, queryParams, type RestRequest, type Route } from '../../rest/route';
+import { pathId, projectScope, queryParams, type Route } from '../../rest/route';
 import type { FeatureFlagCreateInput, FeatureFlagReplaceInput, FeatureFlagUpdateInput } from './feature-flag.inputs';
 import { FeatureFlagService } from './feature-flag.service';
 import { flagStatus, flagsListDocs } from './flag-status.operations';
 
 /** How a written flag is shown: the retrieve operation, given the written flag's id. */
-export const flagById = {
-  document: restOperation(`
-    query RestFeatureFlag($projectId: ID!, $id: Int!) {
-      item: featureFlag(projectId: $projectId, id: $id) { ...RestFeatureFlag }
-    }`),
-  variables: ({ params }: RestRequest, written?: { id: number | string }) => ({
-    projectId: params.project_id,
-    id: written?.id ?? pathId(params.id),
-  }),
-};
+export const flagById = projectItemById('featureFlag', 'RestFeatureFlag');
 
 /** The flag list, create, retrieve, update and delete rows (docs/rest-api.md §3). */
 export const featureFlagRoutes: Route[] = [
