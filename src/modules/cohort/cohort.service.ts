@@ -51,7 +51,7 @@ export const CohortService = {
   async create(ctx: AppContext, projectRef: unknown, input: unknown): Promise<Cohort> {
     const access = await accessProject(ctx, projectRef, 'cohort:write');
     const projectId = access.project.id;
-    return changingDefinitions(projectId, () =>
+    return changingDefinitions(ctx.em, projectId, () =>
       ctx.em.transactional(async (em) => {
         await CohortStore.lockProject(em, projectId);
         const changes = await validateCohortInput(input, null, () => loadProjectCohorts(em, projectId));
@@ -75,7 +75,7 @@ export const CohortService = {
   async update(ctx: AppContext, projectRef: unknown, id: unknown, input: unknown): Promise<Cohort> {
     const access = await accessProject(ctx, projectRef, 'cohort:write');
     const projectId = access.project.id;
-    return changingDefinitions(projectId, () =>
+    return changingDefinitions(ctx.em, projectId, () =>
       ctx.em.transactional(async (em) => {
         const cohortId = parseId(id);
         if (cohortId === null) throw requestErrors.notFound();

@@ -61,7 +61,7 @@ export const ExperimentService = {
     const changes = validateExperimentInput(requireObject(body), 'create');
     checkDateOrder(changes.startDate ?? null, changes.endDate ?? null);
     validateExperimentFilters(changes, 'create');
-    return changingDefinitions(access.project.id, () =>
+    return changingDefinitions(ctx.em, access.project.id, () =>
       withUniqueKey(() =>
         ctx.em.transactional(async (em) => {
           // Creates for one (project, key) take turns, so two cannot both create the flag.
@@ -90,7 +90,7 @@ export const ExperimentService = {
 
   async update(ctx: AppContext, projectRef: unknown, id: unknown, body: unknown): Promise<Experiment> {
     const access = await accessProject(ctx, projectRef, 'experiment:write');
-    return changingDefinitions(access.project.id, () =>
+    return changingDefinitions(ctx.em, access.project.id, () =>
       ctx.em.transactional(async (em) => {
         const experiment = await findExperiment(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
         const input = requireObject(body);
@@ -126,7 +126,7 @@ export const ExperimentService = {
   /** Hard delete; the flag is soft-deleted unless another experiment still uses it (§5.1). */
   async delete(ctx: AppContext, projectRef: unknown, id: unknown): Promise<Experiment> {
     const access = await accessProject(ctx, projectRef, 'experiment:write');
-    return changingDefinitions(access.project.id, () =>
+    return changingDefinitions(ctx.em, access.project.id, () =>
       ctx.em.transactional(async (em) => {
         const experiment = await findExperiment(em, access.project.id, id, LockMode.PESSIMISTIC_WRITE);
         const flag = await em.findOneOrFail(FeatureFlag, experiment.featureFlag.id, { lockMode: LockMode.PESSIMISTIC_WRITE });

@@ -70,7 +70,9 @@ export const FeatureFlagService = {
 
   async create(ctx: AppContext, projectRef: unknown, input: unknown): Promise<FeatureFlag> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
-    return changingDefinitions(access.project.id, () => withUniqueKey(() => ctx.em.transactional((em) => createFlag(em, access, input))));
+    return changingDefinitions(ctx.em, access.project.id, () =>
+      withUniqueKey(() => ctx.em.transactional((em) => createFlag(em, access, input))),
+    );
   },
 
   /** PATCH (partial) and PUT (key required, conditions required). */
@@ -82,7 +84,7 @@ export const FeatureFlagService = {
     mode: Exclude<WriteMode, 'create'> = 'patch',
   ): Promise<FeatureFlag> {
     const access = await accessProject(ctx, projectRef, 'feature_flag:write');
-    return changingDefinitions(access.project.id, () =>
+    return changingDefinitions(ctx.em, access.project.id, () =>
       withUniqueKey(() =>
         ctx.em.transactional(async (em) => {
           // The row lock makes the version check and the write one step (§3.9).

@@ -33,12 +33,19 @@ export const definitionsChanges = {
   },
 };
 
-/** Runs a write that may change a project's flags or group types, and signals the change once it has ended (committed or not). */
-export async function changingDefinitions<T>(projectId: number, write: () => Promise<T>): Promise<T> {
+/**
+ * Runs a write that may change a project's flags or group types on `em`, and signals the change once
+ * it has ended (committed or not). Settling waits for the change listeners to read the marks, so it
+ * follows a commit only: inside an outer transaction (the CLI's import, one transaction for the whole
+ * file) the marks cannot show the write yet, and on the embedded database, which runs one
+ * transaction at a time, the listener's read would wait for the outer one to end.
+ */
+export async function changingDefinitions<T>(em: { isInTransaction(): boolean }, projectId: number, write: () => Promise<T>): Promise<T> {
+  const commits = !em.isInTransaction();
   try {
     return await write();
   } finally {
     definitionsChanges.publish(projectId);
-    await definitionsChanges.settle();
+    if (commits) await definitionsChanges.settle();
   }
 }

@@ -36,7 +36,7 @@ export function scheduledChangeJob(orm: MikroORM, logger: Logger): JobHandler<Sc
       if (!change) return;
       const projectId = change.project.id;
       const lastTry = job.retryCount >= job.retryLimit;
-      await changingDefinitions(projectId, () =>
+      await changingDefinitions(em, projectId, () =>
         em.transactional(async (trx) => {
           const locked = await trx.findOne(ScheduledChange, { id: data.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
           if (!locked || locked.executedAt || locked.failureReason) return;
