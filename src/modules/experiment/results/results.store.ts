@@ -24,6 +24,26 @@ interface PgPoolClient {
 }
 
 /**
+ * How long a cancelled computation waits for its cancel to land before rolling back. A server
+ * delivers it at once. The embedded database (PGlite) runs one transaction at a time: the cancel's
+ * own connection waits for this transaction to end, so waiting for it without a bound stalled that
+ * database for good (and `pg_cancel_backend` does nothing there anyway).
+ */
+const CANCEL_WAIT_MS = 2000;
+
+/** Whether `pending` (if any) settled within `ms`. */
+async function landsWithin(pending: Promise<unknown> | null, ms: number): Promise<boolean> {
+  if (!pending) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const landed = await Promise.race([
+    pending.then(() => true),
+    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return landed;
+}
+
+/**
  * One pooled connection for the whole computation (positional parameters, arrays as arrays), in one
  * repeatable-read transaction: every statement reads the same snapshot, so the candidate values a
  * property filter was decided over are all the values the counting statements meet.
@@ -67,7 +87,10 @@ export function withConnection<T>(em: EntityManager, work: RequestWork, compute:
         await sql('commit');
         return result;
       } catch (error) {
-        await cancelled;
+        if (!(await landsWithin(cancelled, CANCEL_WAIT_MS))) {
+          // Not delivered: a late cancel must not reach the connection's next user.
+          (connection as { __knex__disposed?: unknown }).__knex__disposed = new Error('a cancel was still on its way');
+        }
         await connection.query('rollback').catch((failed: unknown) => {
           // Not back to a clean state: knex's mark makes the pool drop the connection instead of lending it again.
           (connection as { __knex__disposed?: unknown }).__knex__disposed = failed;
