@@ -16,6 +16,7 @@ const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   transform: { '^.+\\.ts$': ['@swc/jest'] },
+  runtime: '<rootDir>/test/helpers/jest-runtime.js',
   setupFiles: ['reflect-metadata', '<rootDir>/test/helpers/async-storage-reset.js'],
 };
 
