@@ -117,12 +117,13 @@ describeWithBrowser('experiments in the console', () => {
     await page.getByRole('button', { name: 'Launch', exact: true }).click();
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText('Launch Checkout button?').waitFor();
-    // Focus moves to the confirming button (a string: this file has no DOM types).
-    await page.waitForFunction(`document.activeElement?.textContent === 'Confirm launch'`);
+    // Focus moves to the confirming button. (A function, not a string: the console's CSP forbids the
+    // eval a string predicate needs once it polls.)
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.textContent === 'Confirm launch');
     await expectAccessible(page);
     await page.keyboard.press('Escape');
     await expect(dialog.count()).resolves.toBe(0);
-    await page.waitForFunction(`document.activeElement?.id === 'action-launch'`);
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'action-launch');
     expect((await rest(`${base()}/experiments/${id}/`)).body.start_date).toBeNull();
 
     await page.getByRole('button', { name: 'Launch', exact: true }).click();
