@@ -38,6 +38,6 @@ if (!state) {
 }
 for (const storage of state.enabled) {
   storage.disable();
-  state.staleKeys.add(storage.kResourceStore);
+  if (storage.kResourceStore) state.staleKeys.add(storage.kResourceStore);
 }
 state.enabled.clear();
