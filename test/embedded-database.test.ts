@@ -28,6 +28,8 @@ let bootstrap: { personal_api_key: string; project_id: number };
 interface Server {
   pid: number;
   stderr(): string;
+  /** stderr, then the last 4,000 characters of stdout (its log). */
+  output(): string;
 }
 let server: Server;
 
@@ -66,15 +68,17 @@ async function startServer(): Promise<Server> {
   let stderr = '';
   parent.stderr!.on('data', (chunk) => (stderr += chunk));
   const pid = parseInt(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk) => resolve(String(chunk)))), 10);
-  parent.stdout!.resume();
-  return { pid, stderr: () => stderr };
+  // The server logs to stdout (warnings and errors at LOG_LEVEL=warn): kept, so a failure says why it exited.
+  let stdout = '';
+  parent.stdout!.on('data', (chunk) => (stdout = (stdout + String(chunk)).slice(-4000)));
+  return { pid, stderr: () => stderr, output: () => `${stderr}${stdout}` };
 }
 
 /** Resolves with the milliseconds it took /_health to answer 200; rejects if the server dies first. */
 async function healthy(target: Server, boundMs = START_BOUND_MS): Promise<number> {
   const began = Date.now();
   while (Date.now() - began < boundMs) {
-    if (!running(target.pid)) throw new Error(`server ${target.pid} exited before answering: ${target.stderr()}`);
+    if (!running(target.pid)) throw new Error(`server ${target.pid} exited before answering: ${target.output()}`);
     const status = await fetchChecked(`${baseUrl}/_health`).then(
       (res) => res.status,
       () => 0,
@@ -82,7 +86,7 @@ async function healthy(target: Server, boundMs = START_BOUND_MS): Promise<number
     if (status === 200) return Date.now() - began;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no healthy answer within ${boundMs} ms: ${target.stderr()}`);
+  throw new Error(`no healthy answer within ${boundMs} ms: ${target.output()}`);
 }
 
 const headers = () => ({ authorization: `Bearer ${bootstrap.personal_api_key}`, 'content-type': 'application/json' });
