@@ -135,7 +135,7 @@ export async function createApp({
   // The refresh budget lives in the limiter's store (memory or Redis); it is called per request, once both exist.
   const caches = createAppCaches(clock);
   const makeContext = contextFactory({ em: orm.em, clock, caches, definitions, refreshBudget: (caller) => limiter.refresh(caller) });
-  const limiter = await createRateLimiter({ config: rateLimit, logger, makeContext });
+  const limiter = await createRateLimiter({ config: rateLimit, logger, makeContext, clock });
   const metrics = new Metrics({
     pool: () => poolUsageOf(orm.em.getConnection().getKnex()),
     definitionsCache: () => definitions.counts,

@@ -64,7 +64,8 @@ interface Pending {
  * them alone meanwhile. An unreachable primary never refuses requests by itself.
  */
 export class PrimarySlidingWindowStore implements SlidingWindowStore {
-  private readonly fallback = new MemorySlidingWindowStore();
+  private readonly fallback: MemorySlidingWindowStore;
+  private readonly timeoutMs: number;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private fallbacks = 0;
@@ -79,10 +80,13 @@ export class PrimarySlidingWindowStore implements SlidingWindowStore {
     waiting.resolve(message.result);
   };
 
+  /** `now`: the monotonic time of the fallback's windows (the app's clock); the primary's own decides the shared ones. */
   constructor(
     private readonly logger: Logger,
-    private readonly timeoutMs = PRIMARY_TIMEOUT_MS,
+    { timeoutMs = PRIMARY_TIMEOUT_MS, now }: { timeoutMs?: number; now?: () => number } = {},
   ) {
+    this.timeoutMs = timeoutMs;
+    this.fallback = new MemorySlidingWindowStore(now);
     process.on('message', this.onMessage);
   }
 

@@ -3,6 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { authenticate, parseId, type Caller } from '../auth/access';
 import { accessLocalEvaluation } from '../auth/local-evaluation-access';
+import type { Clock } from '../clock';
 import type { RateLimitConfig } from '../config';
 import type { AppContext, RefreshBudget } from '../context';
 import { AppError, requestErrors } from '../errors';
@@ -58,24 +59,27 @@ export interface RateLimiterOptions {
   config: RateLimitConfig;
   logger: Logger;
   makeContext: (koa: Context) => AppContext;
+  /** The app's clock: the windows in this process (memory, or the fallback beside Redis or the primary) run on its monotonic time. */
+  clock: Clock;
 }
 
 /** In memory per process, in the cluster's primary for N workers, or shared through Redis with REDIS_URL. */
-export async function createRateLimiter({ config, logger, makeContext }: RateLimiterOptions): Promise<RateLimiter> {
+export async function createRateLimiter({ config, logger, makeContext, clock }: RateLimiterOptions): Promise<RateLimiter> {
   if (!config.enabled) return disabled;
+  const windowTime = () => clock.monotonic();
   let store: SlidingWindowStore;
   if (config.redisUrl) {
     // Loaded only when configured: the Redis client is not needed (nor started) otherwise.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { RedisSlidingWindowStore } = require('./redis-sliding-window') as typeof import('./redis-sliding-window');
-    const redis = new RedisSlidingWindowStore(config.redisUrl, logger);
+    const redis = new RedisSlidingWindowStore(config.redisUrl, logger, windowTime);
     if (!(await redis.ready())) logger.warn('rate limits: Redis not reachable at start; counting in this process until it is');
     store = redis;
   } else if (cluster.isWorker) {
     // Several workers without Redis: the cluster's primary holds the windows (src/cluster/primary.ts).
-    store = new PrimarySlidingWindowStore(logger);
+    store = new PrimarySlidingWindowStore(logger, { now: windowTime });
   } else {
-    store = new MemorySlidingWindowStore();
+    store = new MemorySlidingWindowStore(windowTime);
   }
   const prefix = config.redisPrefix;
   const keyPolicy = policyOf([

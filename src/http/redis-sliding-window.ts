@@ -57,15 +57,18 @@ const WARN_EVERY_MS = 30_000;
  */
 export class RedisSlidingWindowStore implements SlidingWindowStore {
   private readonly client: Redis;
-  private readonly fallback = new MemorySlidingWindowStore();
+  private readonly fallback: MemorySlidingWindowStore;
   private fallbacks = 0;
   private lastWarning = 0;
   private closed = false;
 
+  /** `now`: the monotonic time of the fallback's windows (the app's clock); Redis's own clock decides the shared ones. */
   constructor(
     url: string,
     private readonly logger: Logger,
+    now?: () => number,
   ) {
+    this.fallback = new MemorySlidingWindowStore(now);
     this.client = new Redis(url, {
       // Fail fast while disconnected (the fallback answers) instead of queueing commands.
       enableOfflineQueue: false,

@@ -15,7 +15,7 @@ const sink = new Writable({
 process.on('message', (message: { hits?: number; timeoutMs?: number }) => {
   if (!message.hits) return;
   void (async () => {
-    const store = new PrimarySlidingWindowStore(pino({ level: 'warn' }, sink), message.timeoutMs);
+    const store = new PrimarySlidingWindowStore(pino({ level: 'warn' }, sink), { timeoutMs: message.timeoutMs });
     const answers: Array<{ admitted: boolean; ms: number }> = [];
     for (let i = 0; i < message.hits!; i++) {
       const started = Date.now();

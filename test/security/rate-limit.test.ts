@@ -63,6 +63,21 @@ describe('burst and sustained, per personal key', () => {
     expect(another.status).toBe(200);
   });
 
+  it('admits again once Retry-After has passed: the window slides on the app clock (moved here, not slept)', async () => {
+    const key = await freshKey();
+    for (let i = 0; i < 5; i += 1) expect((await app.request(flags, { key })).status).toBe(200);
+    const refused = await app.request(flags, { key });
+    expectThrottled(refused, 60);
+    app.clock.advance(Number(refused.headers.get('retry-after')) * 1000 - 1);
+    expectThrottled(await app.request(flags, { key }), 1);
+    app.clock.advance(1);
+    const admitted = await app.request(flags, { key });
+    expect(admitted.status).toBe(200);
+    // The minute's five have left the burst window (1 of 5 now); the hour still holds them, 6 of 8,
+    // and is the bucket with the fewest remaining.
+    expect(rateHeaders(admitted)).toMatchObject({ limit: '8', remaining: '2', reset: '0' });
+  });
+
   it('counts every route and method of the key, writes and GraphQL included', async () => {
     const key = await freshKey();
     expect((await app.request(flags, { method: 'POST', key, body: { key: `rl-${Date.now()}` } })).status).toBe(201);
