@@ -47,8 +47,14 @@ function flagColumns(shape: Shape): string {
     true as ${name('can_edit', 'canEdit')}, g.tags,
     g.usage_dashboard_id as ${name('usage_dashboard', 'usageDashboardId')},
     g.analytics_dashboards as ${name('analytics_dashboards', 'analyticsDashboards')},
-    g.has_enriched_analytics as ${name('has_enriched_analytics', 'hasEnrichedAnalytics')}, g.version`;
+    g.has_enriched_analytics as ${name('has_enriched_analytics', 'hasEnrichedAnalytics')}, g.version
+    ${rest ? `, ${LAST_CALLED} as last_called_at` : ''}`;
 }
+
+/** REST's `last_called_at` (docs/stale-flags.md): the flag's latest `$feature_flag_called`, as the service reads it. */
+const LAST_CALLED = `to_char((select max(e.timestamp) from event e where e.project_id = g.project_id
+    and e.event = '$feature_flag_called' and (e.properties ->> '$feature_flag') = g.key) at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"000Z"')`;
 
 /**
  * The list page: $1 key hash, $2 project, $3 limit, $4 offset. Answers (authorized, body): the body

@@ -43,6 +43,11 @@ async function landsWithin(pending: Promise<unknown> | null, ms: number): Promis
   return landed;
 }
 
+/** knex's own mark for a broken connection: its pool destroys it on release instead of lending it again. */
+const discard = (connection: object, reason: unknown) => {
+  (connection as { __knex__disposed?: unknown }).__knex__disposed = reason;
+};
+
 /**
  * One pooled connection for the whole computation (positional parameters, arrays as arrays), in one
  * repeatable-read transaction: every statement reads the same snapshot, so the candidate values a
@@ -89,12 +94,10 @@ export function withConnection<T>(em: EntityManager, work: RequestWork, compute:
       } catch (error) {
         if (!(await landsWithin(cancelled, CANCEL_WAIT_MS))) {
           // Not delivered: a late cancel must not reach the connection's next user.
-          (connection as { __knex__disposed?: unknown }).__knex__disposed = new Error('a cancel was still on its way');
+          discard(connection, new Error('a cancel was still on its way'));
         }
-        await connection.query('rollback').catch((failed: unknown) => {
-          // Not back to a clean state: knex's mark makes the pool drop the connection instead of lending it again.
-          (connection as { __knex__disposed?: unknown }).__knex__disposed = failed;
-        });
+        // Not back to a clean state: the pool must not lend the connection again.
+        await connection.query('rollback').catch((failed: unknown) => discard(connection, failed));
         throw error;
       }
     } finally {
