@@ -5,7 +5,8 @@ import { capture, uniqueId } from '../ingestion/capture-helpers';
 /**
  * docs/stale-flags.md: `GET /feature_flags/:id/status/`, `last_called_at` on the flag, and the
  * list's `active=STALE`. Old flags are made by setting `updated_at` in SQL; evaluations are
- * `$feature_flag_called` events captured with past timestamps (docs/ingestion.md), never by waiting.
+ * `$feature_flag_called` events captured with past timestamps (docs/ingestion.md), never by waiting;
+ * the last case moves the app's clock a month instead.
  */
 
 const DAY_MS = 86_400_000;
@@ -14,7 +15,8 @@ let app: TestApp;
 let world: World;
 let flags: string;
 
-const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
+// Counted back from the app's clock, which the service's 30 days are measured on (it stands still while the test runs).
+const daysAgo = (days: number) => new Date(app.clock.now() - days * DAY_MS);
 
 async function create(key: string, body: Record<string, unknown> = {}, ageDays = 40): Promise<number> {
   const res = await app.request(flags, { method: 'POST', key: world.owner.key, body: { key, ...body } });
@@ -251,5 +253,33 @@ describe('GET /feature_flags?active=STALE', () => {
     }
     expect(listed.has('legacy-everyone')).toBe(true);
     expect(listed.has('groups-empty')).toBe(true);
+  });
+});
+
+describe("on the app's clock (docs/operations.md, 'Time and caches')", () => {
+  it('a flag left alone turns stale once the clock passes 30 days, in the status and the list alike', async () => {
+    // An app of its own: moving this file's app a month ahead would age every flag above.
+    const later = await startTestApp();
+    try {
+      const other = await later.factories.world();
+      const path = `/api/projects/${other.project.id}/feature_flags`;
+      const key = other.owner.key;
+      const created = await later.request(path, { method: 'POST', key, body: { key: 'left-alone', filters: rollout(100) } });
+      expect(created.status).toBe(201);
+      const statusPath = `${path}/${created.body.id}/status/`;
+      expect((await later.request(statusPath, { key })).body.status).toBe('active');
+      later.clock.advance(29 * DAY_MS);
+      expect((await later.request(statusPath, { key })).body.status).toBe('active');
+      expect((await later.request(`${path}?active=STALE`, { key })).body.count).toBe(0);
+      later.clock.advance(2 * DAY_MS);
+      expect((await later.request(statusPath, { key })).body).toEqual({
+        status: 'stale',
+        reason: 'This boolean flag will always evaluate to "true"',
+      });
+      const stale = await later.request(`${path}?active=STALE`, { key });
+      expect(stale.body.results.map((flag: { key: string }) => flag.key)).toEqual(['left-alone']);
+    } finally {
+      await later.close();
+    }
   });
 });

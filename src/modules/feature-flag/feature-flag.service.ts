@@ -32,7 +32,7 @@ export const FeatureFlagService = {
   async list(ctx: AppContext, projectRef: unknown, args: FlagListArgs): Promise<Page<FeatureFlag>> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     const { limit, offset } = clampPage(args);
-    const page = await FeatureFlagStore.page(ctx.em, project.id, args, limit, offset, new Date());
+    const page = await FeatureFlagStore.page(ctx.em, project.id, args, limit, offset, new Date(ctx.clock.now()));
     // `experiment_set` and the creator ride on the rows too, so a page costs no extra statement for them.
     return { ...page, results: page.results.map((read) => primed(ctx, read)) };
   },
@@ -51,7 +51,7 @@ export const FeatureFlagService = {
 
   /** active, stale or deleted, and why (docs/stale-flags.md); the last evaluation is only read when the rule needs it. */
   async status(ctx: AppContext, flag: FeatureFlag): Promise<FlagStatus> {
-    const now = new Date();
+    const now = new Date(ctx.clock.now());
     const lastCalledAt = needsLastCall(flag, now) ? await FeatureFlagService.lastCalledAt(ctx, flag) : null;
     return flagStatus(flag, lastCalledAt, now);
   },
