@@ -50,7 +50,7 @@ async function called(flag: string, daysAgo: number, token = world.project.apiTo
         event: '$feature_flag_called',
         distinct_id: uniqueId(),
         properties: { $feature_flag: flag },
-        timestamp: new Date(Date.now() - daysAgo * DAY_MS),
+        timestamp: new Date(app.clock.now() - daysAgo * DAY_MS),
       },
     ],
   });
@@ -93,7 +93,7 @@ describe('FeatureFlag.status and lastCalledAt', () => {
     expect(byKey['flag-1'].status).toEqual({ status: 'ACTIVE', reason: 'Flag was evaluated in the last 30 days and its answer can vary' });
     expect(byKey['flag-2'].status).toEqual({ status: 'STALE', reason: 'Flag has not been evaluated in 50 days' });
     expect(byKey['flag-3'].status).toEqual({ status: 'STALE', reason: 'Flag has never been evaluated' });
-    expect(Date.now() - new Date(byKey['flag-1'].lastCalledAt!).getTime()).toBeGreaterThan(3 * DAY_MS - 60_000);
+    expect(app.clock.now() - new Date(byKey['flag-1'].lastCalledAt!).getTime()).toBeGreaterThan(3 * DAY_MS - 60_000);
     expect(byKey['flag-3'].lastCalledAt).toBeNull();
   });
 
