@@ -80,7 +80,16 @@ it('a message committed before a SIGKILL is delivered after the restart', async 
   const hook = await call('/webhooks/', 'POST', { url: receiver.url, events: ['feature_flag.created'] });
   expect(hook.status).toBe(201);
   const flag = await call('/feature_flags/', 'POST', { key: 'survives-sigkill' });
-  // The change is committed (its answer is here); the message waits in the database.
+  // The change is committed (its answer is here); the message waits in the database. The kill comes
+  // once the first attempt (503) is recorded, and with it the retry's job: a kill in the middle of an
+  // attempt would leave that attempt to the job engine's expiry (docs/webhooks.md), minutes away.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const listed = await call(`/webhooks/${hook.body.id}/deliveries/`);
+    if (listed.body.results.some((d: { response_status: number | null }) => d.response_status === 503)) break;
+    if (Date.now() > deadline) throw new Error(`no attempt recorded within 60 s: ${JSON.stringify(listed.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   first.kill('SIGKILL');
   expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
   expect(flag.status).toBe(201);
