@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa, { type Context, type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { createAppCaches } from './app-caches';
-import { systemClock, type Clock } from './clock';
+import { systemClock, useClock, type Clock } from './clock';
 import { createContext, type AppContext, type AppServices } from './context';
 import { listenForChanges } from './db/change-listener';
 import { readCorsOrigins, readMetricsToken, readRateLimitConfig, type RateLimitConfig } from './config';
@@ -104,6 +104,7 @@ export async function createApp({
 }: AppDeps): Promise<{ app: Koa; stop(): Promise<void> }> {
   // Error serializer without SQL values, credentials censored (src/http/logging.ts).
   const logger = safeLogger(givenLogger);
+  useClock(orm, clock);
   // REST runs its operations on the whole schema; /graphql serves it without the REST-only fields.
   const schema = await buildAppSchema();
   const apollo = new ApolloServer<AppContext>({

@@ -1,9 +1,12 @@
 import { performance } from 'node:perf_hooks';
+import type { EntityManager, MikroORM } from '@mikro-orm/core';
 
 /**
- * The app's one source of time for what expires (docs/operations.md, "Time and caches"): the
- * credential and token caches, when a key was last used, and the rate limiter's windows. An app is
- * given one (src/app.ts); tests hold a clock they move (test/helpers/clock.ts) instead of sleeping.
+ * The app's one source of time (docs/operations.md, "Time and caches"): what expires (the credential
+ * and token caches, the rate limiter's windows), what is stamped on rows (created, changed, launched,
+ * received, last used) and "now" where a rule reads it (relative dates, the stale flags' 30 days, an
+ * experiment's running window). An app is given one (src/app.ts); tests hold a clock they move
+ * (test/helpers/clock.ts) instead of sleeping.
  */
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -16,3 +19,23 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now(), monotonic: () => performance.now() };
+
+const CLOCK_EXTENSION = 'flagship:clock';
+
+/** Gives the ORM the app's clock, so that entities' stamps (`stampNow`) read it; once, before any write. */
+export function useClock(orm: MikroORM, clock: Clock): void {
+  orm.config.registerExtension(CLOCK_EXTENSION, () => clock);
+}
+
+/** The clock an EntityManager's ORM was given; the system's for an ORM no app owns (the CLI, migrations). */
+export function clockOf(em: EntityManager): Clock {
+  return em.config.getExtension<Clock>(CLOCK_EXTENSION) ?? systemClock;
+}
+
+/** The time on an EntityManager's clock, for a row a store stamps itself. */
+export function nowFor(em: EntityManager): Date {
+  return new Date(clockOf(em).now());
+}
+
+/** An entity's `onCreate`/`onUpdate` stamp: the time on its ORM's clock, when the change is flushed. */
+export const stampNow = (_entity: unknown, em: EntityManager): Date => nowFor(em);

@@ -23,7 +23,7 @@ export function createLoaders(ctx: AppContext) {
     ...createExperimentLoaders(em),
     ...createPersonLoaders(em),
     ...createActivityLoaders(em),
-    ...createCohortLoaders(em, ctx.work),
+    ...createCohortLoaders(ctx),
     ...createDashboardLoaders(ctx),
     ...createFeatureFlagLoaders(em),
     /** `can_edit` decided for a whole page at once; the caller's project access is checked before the load. */

@@ -53,7 +53,8 @@ let app: TestApp;
 let world: World;
 
 beforeAll(async () => {
-  app = await startTestApp({ rateLimit: RATE_LIMIT_DEFAULTS, checkContract: false });
+  // The examples stamp times with `date` and posthog-node: the app's clock runs with the system's.
+  app = await startTestApp({ rateLimit: RATE_LIMIT_DEFAULTS, checkContract: false, runningClock: true });
   world = await app.factories.world();
 });
 afterAll(() => app?.close());

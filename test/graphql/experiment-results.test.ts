@@ -166,7 +166,7 @@ describe('experiment results over GraphQL', () => {
         ],
       },
     });
-    const now = new Date().toISOString();
+    const now = new Date(app.clock.now()).toISOString();
     await kit.send([
       kit.metric('a', e.feature_flag_key, 'g1', 'control', {}, now),
       kit.metric('a', e.feature_flag_key, 'g2', 'test', {}, now),

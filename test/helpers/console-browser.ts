@@ -88,7 +88,8 @@ export function useConsoleHarness(): ConsoleHarness {
 
   beforeAll(async () => {
     await ensureBuilt();
-    harness.app = await startTestApp();
+    // A browser stamps times of its own (an experiment's launch): the app's clock runs with it.
+    harness.app = await startTestApp({ runningClock: true });
     harness.world = await harness.app.factories.world();
     harness.browser = await launchChromium();
   }, 180_000);

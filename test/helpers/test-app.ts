@@ -66,6 +66,8 @@ export interface TestAppOptions {
   notifications?: boolean;
   /** Run the job engine (src/jobs/job-engine.ts), polling every half second; default off. */
   jobs?: boolean;
+  /** The app's clock also moves with the system's time (test/helpers/clock.ts); default: it stands still. */
+  runningClock?: boolean;
 }
 
 /**
@@ -88,7 +90,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (options.checkContract !== false) await prepareContractCheck();
   const database = await createTestDatabase({ synchronousCommit: options.synchronousCommit });
   const orm = await MikroORM.init(ormConfig(database.url, { poolSize: 4, statementTimeoutMs: options.statementTimeoutMs }));
-  const clock = new TestClock();
+  const clock = new TestClock({ running: options.runningClock });
   const { app, stop } = await createApp({
     orm,
     clock,

@@ -157,6 +157,7 @@ describe('funnel results', () => {
     const again = await kit.results(e.id);
     expect(again.body).toEqual({ ...first.body, is_cached: true });
     expect(JSON.stringify(again.body.result)).toBe(JSON.stringify(first.body.result));
+    app.clock.advance(60_000);
     const refreshed = await kit.results(e.id, '?refresh=true');
     expect(refreshed.body.is_cached).toBe(false);
     expect(refreshed.body.last_refresh).not.toBe(first.body.last_refresh);
@@ -450,11 +451,11 @@ describe('requires_flag_implementation', () => {
     const query = `?events=${encodeURIComponent('[{"id":"user signed up","type":"events","order":0}]')}&insight=FUNNELS`;
     const ask = () => app.request(`${otherKit.base}/experiments/requires_flag_implementation${query}`, { key: other.owner.key });
     expect((await ask()).body).toEqual({ result: true });
-    await otherKit.send([{ event: 'user signed up', distinct_id: 'u1', timestamp: new Date().toISOString() }]);
+    // "Recently" is counted back from the app's clock.
+    const now = new Date(app.clock.now()).toISOString();
+    await otherKit.send([{ event: 'user signed up', distinct_id: 'u1', timestamp: now }]);
     expect((await ask()).body).toEqual({ result: true });
-    await otherKit.send([
-      { event: 'user signed up', distinct_id: 'u1', properties: { '$feature/x': 'test' }, timestamp: new Date().toISOString() },
-    ]);
+    await otherKit.send([{ event: 'user signed up', distinct_id: 'u1', properties: { '$feature/x': 'test' }, timestamp: now }]);
     expect((await ask()).body).toEqual({ result: false });
     const bad = await app.request(`${otherKit.base}/experiments/requires_flag_implementation?events=%7Bnot-json`, { key: other.owner.key });
     expect(bad.body).toEqual({ result: true });

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { RequestWork } from '../../http/request-work';
+import type { AppContext } from '../../context';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { groupBy } from '../../group-by';
 import type { CohortDefinitions, PropertyGroup } from '../../evaluation/cohort-match';
@@ -14,12 +14,14 @@ import { loadProjectCohorts, usesBehavioral, type StoredCohort } from './cohort.
  * every filter exactly, else SQL-narrowed candidates in keyset batches through the matcher); null
  * when a behavioural filter is involved. A deleted cohort is counted as if it were not deleted.
  */
-export function createCohortCountLoader(em: EntityManager, work: RequestWork) {
+export function createCohortCountLoader(ctx: AppContext) {
   // One task of the request's work (src/http/request-work.ts): queued behind its other computations, none once it has ended.
-  return new DataLoader<Cohort, number | null>((cohorts) => work.run((signal) => countCohorts(em, cohorts, signal)));
+  return new DataLoader<Cohort, number | null>((cohorts) =>
+    ctx.work.run((signal) => countCohorts(ctx.em, cohorts, new Date(ctx.clock.now()), signal)),
+  );
 }
 
-async function countCohorts(em: EntityManager, cohorts: readonly Cohort[], signal: AbortSignal): Promise<Array<number | null>> {
+async function countCohorts(em: EntityManager, cohorts: readonly Cohort[], now: Date, signal: AbortSignal): Promise<Array<number | null>> {
   const counts = new Map<Cohort, number | null>();
   const statics = cohorts.filter((cohort) => cohort.isStatic);
   if (statics.length) {
@@ -49,7 +51,7 @@ async function countCohorts(em: EntityManager, cohorts: readonly Cohort[], signa
       }
       const self = stored.get(cohort.id);
       const source = self && self.deleted ? personSource(projectId, new Map([...live, [self.id, definitionOf(self)]])) : liveSource;
-      counts.set(cohort, await countMatching(em, source, [{ type: 'cohort', key: 'id', value: cohort.id, operator: 'in' }], signal));
+      counts.set(cohort, await countMatching(em, source, [{ type: 'cohort', key: 'id', value: cohort.id, operator: 'in' }], now, signal));
     }
   }
   return cohorts.map((cohort) => counts.get(cohort) ?? null);

@@ -3,6 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar, JSONScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
 import { User } from '../user/user.entity';
+import { stampNow } from '../../clock';
 
 /**
  * A cohort (docs/evaluation.md §5): dynamic (a property group in `filters.properties`, evaluated on the
@@ -49,9 +50,9 @@ export class Cohort {
   createdBy: User | null = null;
 
   @Field(() => DateTimeScalar, { description: 'When the cohort was created.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow, onUpdate: stampNow })
+  updatedAt!: Date;
 }

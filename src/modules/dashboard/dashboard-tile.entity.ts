@@ -1,6 +1,7 @@
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Dashboard } from './dashboard.entity';
+import { stampNow } from '../../clock';
 
 /**
  * One tile of a dashboard. SPEC-GAP: upstream keeps insights apart and places them on tiles; here an
@@ -33,6 +34,6 @@ export class DashboardTile {
   @Property({ type: 'jsonb' })
   filters!: Record<string, unknown>;
 
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 }

@@ -3,6 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar, JSONObjectScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
 import { User } from '../user/user.entity';
+import { stampNow } from '../../clock';
 
 /**
  * A project's dashboard: a name, filters that apply to every tile (`date_from`), and tiles
@@ -40,8 +41,8 @@ export class Dashboard {
   tags: string[] = [];
 
   @Field(() => DateTimeScalar, { description: 'When the dashboard was created.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;

@@ -9,7 +9,7 @@ export function createDashboardLoaders(ctx: AppContext) {
   return {
     dashboard: new DataLoader<number, DashboardRoot | null>((ids) => loadDashboards(ctx, ids)),
     tileResult: new DataLoader<TileRoot, InsightSeries[], string>(
-      (tiles) => ctx.work.run((signal) => computeTileResults(ctx.em, tiles, new Date(), signal)),
+      (tiles) => ctx.work.run((signal) => computeTileResults(ctx.em, tiles, new Date(ctx.clock.now()), signal)),
       {
         // A tile read over two ranges in one request (`tiles(dateFrom:)` under two aliases) is two results.
         cacheKeyFn: (tile) => `${tile.id}:${JSON.stringify(tile.dashboardFilters.date_from ?? null)}`,

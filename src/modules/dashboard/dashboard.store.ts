@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { nowFor } from '../../clock';
 import type { Page } from '../../pagination';
 import type { User } from '../user/user.entity';
 import { userFromRow } from '../user/user.rows';
@@ -113,10 +114,10 @@ export const DashboardStore = {
     const rows: Array<{ id: number }> = await em.execute(
       `with d as (
        insert into dashboard (project_id, name, description, filters, tags, created_at, created_by_id)
-       values (?, ?, ?, ?::jsonb, array['feature flags']::text[], now(), ?) returning id),
+       values (?, ?, ?, ?::jsonb, array['feature flags']::text[], ?, ?) returning id, created_at),
      t as (
        insert into dashboard_tile (dashboard_id, name, description, color, filters, created_at)
-       select d.id, x.name, x.description, x.color, x.filters, now()
+       select d.id, x.name, x.description, x.color, x.filters, d.created_at
          from d, rows from (jsonb_to_recordset(?::jsonb) as (name text, description text, color text, filters jsonb)) with ordinality as x(name, description, color, filters, position)
         order by x.position)
      select id from d`,
@@ -125,6 +126,7 @@ export const DashboardStore = {
         dashboard.name,
         dashboard.description,
         JSON.stringify(dashboard.filters),
+        nowFor(em),
         dashboard.createdById,
         JSON.stringify(dashboard.tiles),
       ],
@@ -136,10 +138,10 @@ export const DashboardStore = {
   async appendTiles(em: EntityManager, dashboardId: number, tiles: TileDefinition[]): Promise<void> {
     await em.execute(
       `insert into dashboard_tile (dashboard_id, name, description, color, filters, created_at)
-     select ?, x.name, x.description, x.color, x.filters, now()
+     select ?, x.name, x.description, x.color, x.filters, ?::timestamptz
        from rows from (jsonb_to_recordset(?::jsonb) as (name text, description text, color text, filters jsonb)) with ordinality as x(name, description, color, filters, position)
       order by x.position`,
-      [dashboardId, JSON.stringify(tiles)],
+      [dashboardId, nowFor(em), JSON.stringify(tiles)],
     );
   },
 

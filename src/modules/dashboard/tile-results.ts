@@ -28,7 +28,7 @@ export interface TileToCompute {
 export async function computeTileResults(
   em: EntityManager,
   tiles: readonly TileToCompute[],
-  now = new Date(),
+  now: Date,
   /** The request's (src/http/request-work.ts): no statement is sent once it has ended. */
   signal?: AbortSignal,
 ): Promise<InsightSeries[][]> {

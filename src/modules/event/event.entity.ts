@@ -3,6 +3,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { DateTimeScalar, JSONObjectScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
 import { EventTimestampScalar } from './event-timestamp.scalar';
+import { stampNow } from '../../clock';
 
 /**
  * A captured event (docs/ingestion.md §2). The indexes serve the reads later capabilities make:
@@ -68,6 +69,6 @@ export class Event {
   personId: string | null = null;
 
   @Field(() => DateTimeScalar, { description: 'When the service received it.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 }

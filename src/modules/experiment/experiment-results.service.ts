@@ -49,7 +49,7 @@ export async function exposureCount(ctx: AppContext, experiment: Experiment): Pr
   const window: Window = {
     projectId: experiment.project.id,
     start: experiment.startDate,
-    end: experiment.endDate ?? new Date(),
+    end: experiment.endDate ?? new Date(ctx.clock.now()),
     flagKey: flag.key,
     variants: flagVariants(flag.filters).map((v) => v.key),
     groupIndex: Number.isInteger(group) && (group as number) >= 0 && (group as number) <= 4 ? (group as number) : null,
@@ -108,7 +108,7 @@ async function cached(c: Computation): Promise<ResultEnvelope> {
     };
     const { hit, highWater } = await lookup(sql, key);
     if (hit && !c.refresh) return { result: hit.result, lastRefresh: hit.computedAt, isCached: true };
-    const now = new Date();
+    const now = new Date(ctx.clock.now());
     const window: Window = {
       projectId: experiment.project.id,
       start: experiment.startDate!,
@@ -140,7 +140,7 @@ export const ExperimentResultsService = {
     checkTargetMetric(filters);
     if (!experiment.startDate) throw resultErrors.notStarted();
     const metric = parseMetric(filters)!;
-    if (metric.kind === 'trend' && dayCount(experiment.startDate, experiment.endDate ?? new Date()) > MAX_TREND_DAYS) {
+    if (metric.kind === 'trend' && dayCount(experiment.startDate, experiment.endDate ?? new Date(ctx.clock.now())) > MAX_TREND_DAYS) {
       throw resultErrors.tooManyDays(MAX_TREND_DAYS);
     }
     const custom = customExposure(experiment.parameters);
@@ -218,6 +218,6 @@ export const ExperimentResultsService = {
       .filter(isPlainObject)
       .map((entry) => entry.id)
       .filter((id): id is string => typeof id === 'string' && id !== '' && !id.includes('\u0000'));
-    return !(await anyFlagPropertyRecently(ctx.em, ctx.work, project.id, [...new Set(names)], new Date()));
+    return !(await anyFlagPropertyRecently(ctx.em, ctx.work, project.id, [...new Set(names)], new Date(ctx.clock.now())));
   },
 };

@@ -4,6 +4,7 @@ import { ExperimentDateTimeScalar, JSONObjectScalar, JSONScalar } from '../../gr
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { Project } from '../project/project.entity';
 import { User } from '../user/user.entity';
+import { stampNow } from '../../clock';
 
 /** An A/B experiment over a multivariate flag (docs/experiments.md §1). Draft: no start date. */
 @ObjectType({
@@ -77,10 +78,10 @@ export class Experiment {
   createdBy: User | null = null;
 
   @Field(() => ExperimentDateTimeScalar, { description: 'When the experiment was created.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
   @Field(() => ExperimentDateTimeScalar, { description: 'When the experiment was last changed.' })
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow, onUpdate: stampNow })
+  updatedAt!: Date;
 }

@@ -115,7 +115,7 @@ export const ExperimentService = {
         const { featureFlagKey: _immutable, ...fields } = changes;
         const before = experimentSnapshot(experiment);
         em.assign(experiment, fields);
-        experiment.updatedAt = new Date();
+        experiment.updatedAt = new Date(ctx.clock.now());
         await em.flush();
         await logExperimentUpdated(em, access, before, experiment);
         return experiment;

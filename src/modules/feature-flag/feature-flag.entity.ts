@@ -3,6 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { Project } from '../project/project.entity';
 import { User } from '../user/user.entity';
 import { DateTimeScalar, JSONScalar } from '../../graphql/scalars';
+import { stampNow } from '../../clock';
 
 /**
  * A feature flag. `filters` holds the stored form; GraphQL's `filters` field shows the
@@ -71,11 +72,11 @@ export class FeatureFlag {
   lastModifiedBy: User | null = null;
 
   @Field(() => DateTimeScalar, { description: 'When the flag was created (a create may set it).' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow, onUpdate: stampNow })
+  updatedAt!: Date;
 
   @Field(() => Boolean, {
     nullable: true,

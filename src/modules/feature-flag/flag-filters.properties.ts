@@ -67,6 +67,7 @@ export async function checkPropertiesRules(
   attr: Attr,
 ): Promise<void> {
   const cohorts = await loadCohorts(properties, load);
+  // Only whether a date parses is checked, which does not depend on when: the system's time will do.
   const now = new Date();
   for (const property of properties) checkPropertyRules(property, cohorts, attr, now);
 }

@@ -22,8 +22,9 @@ export async function blastRadius(ctx: AppContext, projectRef: unknown, input: B
     if (!(await GroupStore.typeNames(ctx.em, project.id)).has(groupTypeIndex)) return { usersAffected: 0, totalUsers: 0 };
     source = groupSource(project.id, groupTypeIndex);
   }
-  const totalUsers = await countMatching(ctx.em, source, []);
-  const usersAffected = properties.length === 0 ? totalUsers : await countMatching(ctx.em, source, properties, ctx.work.signal);
+  const now = new Date(ctx.clock.now());
+  const totalUsers = await countMatching(ctx.em, source, [], now);
+  const usersAffected = properties.length === 0 ? totalUsers : await countMatching(ctx.em, source, properties, now, ctx.work.signal);
   return { usersAffected, totalUsers };
 }
 

@@ -105,6 +105,8 @@ export async function countMatching(
   em: EntityManager,
   source: CountSource,
   filters: PropertyFilter[],
+  /** What relative dates count from: the app's clock. */
+  now: Date,
   /** The request's (src/http/request-work.ts): no further batch once it has ended. */
   signal?: AbortSignal,
 ): Promise<number> {
@@ -128,7 +130,6 @@ export async function countMatching(
     ? `(select coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb) from jsonb_each(t.${source.propertiesColumn}) e where e.key in (${keys.map(() => '?').join(', ')}))`
     : `'{}'::jsonb`;
   const staticSql = staticNeeded ? '(select array_agg(cp.cohort_id) from cohort_person cp where cp.person_id = t.id)' : 'null::int[]';
-  const now = new Date();
   const slices = eventLoopSlices();
   let matched = 0;
   let after = '0';

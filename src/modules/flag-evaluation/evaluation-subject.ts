@@ -63,6 +63,7 @@ export async function loadSubject(
   distinctId: string,
   requested: Record<string, string>,
   groupTypes: ReadonlyMap<number, string>,
+  now: Date,
   overlay?: PropertyOverlay,
   cohorts?: CohortDefinitions,
   unread?: UnreadSubject,
@@ -110,7 +111,7 @@ export async function loadSubject(
       if (groups[name]) groups[name].properties = { ...groups[name].properties, ...properties };
     }
   }
-  return subjectWithCohorts(distinctId, personProperties, groups, definitions!, personUnread ? null : new Set(staticCohorts));
+  return subjectWithCohorts(distinctId, personProperties, groups, definitions!, personUnread ? null : new Set(staticCohorts), now);
 }
 
 /**
@@ -126,8 +127,8 @@ export function subjectWithCohorts(
   groups: EvaluationSubject['groups'],
   cohorts: CohortDefinitions,
   staticCohorts: ReadonlySet<number> | null,
+  now: Date,
 ): EvaluationSubject {
-  const now = new Date();
   const subject: EvaluationSubject = { distinctId, personProperties, groups, inCohort: (id) => inCohort(id) };
   let inCohort: (id: number) => boolean;
   if (staticCohorts !== null) {

@@ -39,6 +39,7 @@ export async function evaluateForSubject(
   { flags, groupTypes }: ProjectFlags,
   distinctId: string,
   requested: Record<string, string>,
+  now: Date,
   options: {
     overlay?: PropertyOverlay;
     cohorts?: CohortDefinitions;
@@ -46,8 +47,17 @@ export async function evaluateForSubject(
     unread?: UnreadSubject;
   } = {},
 ): Promise<SubjectEvaluation[]> {
-  const subject = await loadSubject(em, projectId, distinctId, requested, groupTypes, options.overlay, options.cohorts, options.unread);
-  const now = new Date();
+  const subject = await loadSubject(
+    em,
+    projectId,
+    distinctId,
+    requested,
+    groupTypes,
+    now,
+    options.overlay,
+    options.cohorts,
+    options.unread,
+  );
   const evaluated: SubjectEvaluation[] = [];
   for (const flag of flags) {
     if (!flag.active) {
@@ -67,7 +77,8 @@ export async function evaluateForSubject(
 /** Evaluates every non-deleted flag of a project for one distinct id, over stored persons and groups (docs/evaluation.md §9). */
 async function evaluateAll(ctx: AppContext, projectId: number, distinctId: string, groups: Record<string, unknown> | null | undefined) {
   const requested = groupKeys(groups);
-  return evaluateForSubject(ctx.em, projectId, await loadFlagsAndGroupTypes(ctx.em, projectId), distinctId, requested);
+  const flags = await loadFlagsAndGroupTypes(ctx.em, projectId);
+  return evaluateForSubject(ctx.em, projectId, flags, distinctId, requested, new Date(ctx.clock.now()));
 }
 
 export const FlagEvaluationService = {

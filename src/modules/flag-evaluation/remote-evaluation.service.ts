@@ -37,7 +37,8 @@ export async function evaluateRemotely(
     const { project, cohorts } = await ctx.definitions.get(projectId);
     const wanted = project.flags.filter((flag) => flag.active && (subject.flagKeys === null || subject.flagKeys.has(flag.key)));
     if (wanted.length === 0) return { flags: [], errorsWhileComputingFlags: false };
-    evaluated = await evaluateForSubject(ctx.reads, projectId, { ...project, flags: wanted }, subject.distinctId, subject.groups, {
+    const now = new Date(ctx.clock.now());
+    evaluated = await evaluateForSubject(ctx.reads, projectId, { ...project, flags: wanted }, subject.distinctId, subject.groups, now, {
       overlay: subject.overlay,
       cohorts,
       unread: (what, error) => {

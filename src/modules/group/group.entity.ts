@@ -2,6 +2,7 @@ import { BigIntType, Entity, ManyToOne, OptionalProps, PrimaryKey, Property, Uni
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar, JSONObjectScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
+import { stampNow } from '../../clock';
 
 /** A group (docs/ingestion.md §4): made and updated by `$groupidentify` events. */
 @ObjectType({ description: 'A group (e.g. one organization) and its properties.' })
@@ -29,6 +30,6 @@ export class Group {
   groupProperties: Record<string, unknown> = {};
 
   @Field(() => DateTimeScalar, { description: 'The timestamp of the event that created the group.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 }

@@ -37,9 +37,9 @@ function validateEvents(items: unknown[], textBytes: number, sentAt: Date | null
  * personal key and no rate limit, the token names the project. `ingested` counts what was
  * acknowledged (/metrics).
  */
-function capture({ orm, logger, metrics, caches }: AppParts): Middleware {
+function capture({ orm, logger, metrics, caches, clock }: AppParts): Middleware {
   return async (ctx) => {
-    const now = new Date();
+    const now = new Date(clock.now());
     const text = await readCapturePayload(ctx);
     const payload = parseCapturePayload(text, ctx.query);
     if (payload.token === null) throw captureErrors.missingToken();

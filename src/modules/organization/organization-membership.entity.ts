@@ -3,6 +3,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Organization } from './organization.entity';
 import { User } from '../user/user.entity';
+import { stampNow } from '../../clock';
 
 /** Membership levels (docs/rest-api.md §2.5): member 1, admin 8, owner 15; "admin" means >= 8. */
 export const MembershipLevel = { member: 1, admin: 8, owner: 15 } as const;
@@ -45,6 +46,6 @@ export class OrganizationMembership {
   level: number = MembershipLevel.member;
 
   @Field(() => DateTimeScalar, { description: 'When the user joined the organization.' })
-  @Property({ type: 'timestamptz' })
-  joinedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  joinedAt!: Date;
 }

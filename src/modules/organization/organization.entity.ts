@@ -2,6 +2,7 @@ import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { randomUUID } from 'node:crypto';
 import { DateTimeScalar } from '../../graphql/scalars';
+import { stampNow } from '../../clock';
 
 @ObjectType({ description: 'An organization: its members, roles and projects, and the default flag access level.' })
 @Entity({ tableName: 'organization' })
@@ -17,6 +18,6 @@ export class Organization {
   name!: string;
 
   @Field(() => DateTimeScalar, { description: 'When the organization was created.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 }

@@ -1,6 +1,7 @@
 import { BigIntType, Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Project } from '../project/project.entity';
 import { Person } from './person.entity';
+import { stampNow } from '../../clock';
 
 /** One distinct id of a person; a distinct id belongs to at most one person per project. */
 @Entity({ tableName: 'person_distinct_id' })
@@ -21,6 +22,6 @@ export class PersonDistinctId {
   @ManyToOne(() => Person, { deleteRule: 'cascade' })
   person!: Person;
 
-  @Property({ type: 'timestamptz' })
-  addedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  addedAt!: Date;
 }

@@ -2,6 +2,7 @@ import { BigIntType, Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Proper
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar, JSONObjectScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
+import { stampNow } from '../../clock';
 
 /** A person of a project (docs/ingestion.md §3): made and changed only by the capture endpoints. */
 @ObjectType({ description: 'A person: the distinct ids an SDK has sent for one human, with their properties.' })
@@ -34,6 +35,6 @@ export class Person {
   isIdentified: boolean = false;
 
   @Field(() => DateTimeScalar, { description: "The timestamp of the person's first event." })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 }

@@ -2,6 +2,7 @@ import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { User } from '../user/user.entity';
+import { stampNow } from '../../clock';
 
 /**
  * A user's personal API key (docs/rest-api.md §2.1). Only its digest is stored; `value` (the key
@@ -45,8 +46,8 @@ export class PersonalApiKey {
   scopedOrganizations: string[] | null = null;
 
   @Field(() => DateTimeScalar, { description: 'When the key was made.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
   @Field(() => DateTimeScalar, { nullable: true, description: 'When the key was last used (updated at most hourly); null if never.' })
   @Property({ type: 'timestamptz', nullable: true })

@@ -2,6 +2,7 @@ import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Organization } from '../organization/organization.entity';
 import { DateTimeScalar } from '../../graphql/scalars';
+import { stampNow } from '../../clock';
 
 @ObjectType({
   description:
@@ -35,6 +36,6 @@ export class Project {
   secretApiToken!: string;
 
   @Field(() => DateTimeScalar, { description: 'When the project was created.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 }

@@ -3,6 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { Role } from './role.entity';
+import { stampNow } from '../../clock';
 
 /** Grants a role edit rights on one flag (docs/rest-api.md §5.4). */
 @ObjectType({ description: "A grant letting one role's members edit one flag (docs/rest-api.md §5.4)." })
@@ -23,10 +24,10 @@ export class FeatureFlagRoleAccess {
   role!: Role;
 
   @Field(() => DateTimeScalar, { description: 'When the access was granted.' })
-  @Property({ type: 'timestamptz' })
-  addedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  addedAt!: Date;
 
   @Field(() => DateTimeScalar, { description: 'When the record last changed.' })
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow, onUpdate: stampNow })
+  updatedAt!: Date;
 }

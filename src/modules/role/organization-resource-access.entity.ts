@@ -4,6 +4,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Organization } from '../organization/organization.entity';
 import { User } from '../user/user.entity';
+import { stampNow } from '../../clock';
 
 /** The only resource an organization-wide access level exists for (docs/rest-api.md §5.3). */
 export const FEATURE_FLAGS_RESOURCE = 'feature flags';
@@ -34,12 +35,12 @@ export class OrganizationResourceAccess {
   accessLevel!: number;
 
   @Field(() => DateTimeScalar, { description: 'When the record was created.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
   @Field(() => DateTimeScalar, { description: 'When the record last changed.' })
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow, onUpdate: stampNow })
+  updatedAt!: Date;
 
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { User } from '../user/user.entity';
 import { Role } from './role.entity';
+import { stampNow } from '../../clock';
 
 @ObjectType({ description: "A user's membership of a role." })
 @Entity({ tableName: 'role_membership' })
@@ -23,10 +24,10 @@ export class RoleMembership {
   user!: User;
 
   @Field(() => DateTimeScalar, { description: 'When the user was added to the role.' })
-  @Property({ type: 'timestamptz' })
-  joinedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  joinedAt!: Date;
 
   @Field(() => DateTimeScalar, { description: 'When the membership last changed.' })
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow, onUpdate: stampNow })
+  updatedAt!: Date;
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Organization } from '../organization/organization.entity';
 import { User } from '../user/user.entity';
+import { stampNow } from '../../clock';
 
 /** Flag access levels (docs/rest-api.md §5.1): 21 can only view, 37 can always edit. */
 export const FlagAccessLevel = { view: 21, edit: 37 } as const;
@@ -52,8 +53,8 @@ export class Role {
   featureFlagsAccessLevel!: number;
 
   @Field(() => DateTimeScalar, { description: 'When the role was created.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;

@@ -3,6 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar, JSONObjectScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
 import { User } from '../user/user.entity';
+import { stampNow } from '../../clock';
 
 /**
  * A change to a flag that the job engine applies at `scheduledAt` (docs/scheduled-changes.md), as its
@@ -49,12 +50,12 @@ export class ScheduledChange {
   failureReason: string | null = null;
 
   @Field(() => DateTimeScalar, { description: 'When the change was scheduled.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
   @Field(() => DateTimeScalar, { description: 'When the scheduled change was last edited or run.' })
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow, onUpdate: stampNow })
+  updatedAt!: Date;
 
   /** Who scheduled it: the change is applied as this user. */
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })

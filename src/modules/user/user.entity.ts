@@ -1,6 +1,7 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { randomUUID } from 'node:crypto';
+import { stampNow } from '../../clock';
 
 @ObjectType({ description: 'A user of the service: a member of organizations who holds personal API keys and creates things.' })
 @Entity({ tableName: 'app_user' })
@@ -38,6 +39,6 @@ export class User {
   @Property({ type: 'integer', nullable: true })
   currentProjectId: number | null = null;
 
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 }

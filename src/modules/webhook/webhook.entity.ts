@@ -3,6 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeScalar } from '../../graphql/scalars';
 import { Project } from '../project/project.entity';
 import { User } from '../user/user.entity';
+import { stampNow } from '../../clock';
 
 /**
  * A project's signed webhook (docs/webhooks.md): the changes it hears (`events`), where they go
@@ -39,12 +40,12 @@ export class Webhook {
   secret!: string;
 
   @Field(() => DateTimeScalar, { description: 'When the webhook was made.' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
   @Field(() => DateTimeScalar, { description: 'When the webhook was last edited or its secret rotated.' })
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow, onUpdate: stampNow })
+  updatedAt!: Date;
 
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;
@@ -98,8 +99,8 @@ export class WebhookDelivery {
   error: string | null = null;
 
   @Field(() => DateTimeScalar, { description: 'When the change was committed (the delivery queued).' })
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
+  @Property({ type: 'timestamptz', onCreate: stampNow })
+  createdAt!: Date;
 
   @Field(() => DateTimeScalar, { nullable: true, description: 'When the last attempt was made.' })
   @Property({ type: 'timestamptz', nullable: true })
