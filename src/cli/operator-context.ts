@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../auth/access';
 import { createAppCaches } from '../app-caches';
-import { systemClock } from '../clock';
+import { clockOf } from '../clock';
 import { createContext, type AppContext } from '../context';
 import { DefinitionsCache } from '../modules/flag-evaluation/definitions-cache';
 import { localEvaluationDefinitions } from '../modules/flag-evaluation/local-evaluation';
@@ -20,7 +20,9 @@ export function operatorContext(em: EntityManager, caller: Caller): AppContext {
   const definitions = new DefinitionsCache((projectId) => localEvaluationDefinitions(em, projectId), { trusted: false });
   const source = { method: 'CLI', url: () => new URL('http://cli.invalid/'), headers: {}, query: {}, body: undefined };
   // A fresh cache per command: nothing a command looks up is remembered beyond it.
-  return createContext({ em, definitions, clock: systemClock, caches: createAppCaches(systemClock) }, source, { caller, em });
+  // The ORM's clock: the system's for a command; the app's for a job of a running service.
+  const clock = clockOf(em);
+  return createContext({ em, definitions, clock, caches: createAppCaches(clock) }, source, { caller, em });
 }
 
 /**

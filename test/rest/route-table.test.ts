@@ -92,7 +92,7 @@ describe('the route table', () => {
   });
 
   it('is the only thing that matches paths: the app is the access log, headers, errors, the dispatcher and the 404', async () => {
-    const built = await createApp({ orm: app.orm, logger: pino({ level: 'silent' }) });
+    const built = await createApp({ orm: app.orm, clock: app.clock, logger: pino({ level: 'silent' }) });
     try {
       expect(built.app.middleware).toHaveLength(5);
     } finally {

@@ -448,7 +448,12 @@ describe('the key itself is never logged', () => {
         done();
       },
     });
-    const { app: koa, stop } = await createApp({ orm: app.orm, logger: pino({ level: 'trace' }, sink), rateLimit: GENEROUS_RATE_LIMITS });
+    const { app: koa, stop } = await createApp({
+      orm: app.orm,
+      clock: app.clock,
+      logger: pino({ level: 'trace' }, sink),
+      rateLimit: GENEROUS_RATE_LIMITS,
+    });
     // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
     const server = createServer(koa.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

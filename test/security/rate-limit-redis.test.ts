@@ -58,7 +58,13 @@ type Requester = Pick<TestApp, 'request'>;
 
 /** A second instance of the service over the first one's database: its own limiter, Redis connection and port. */
 async function startSibling(first: TestApp, rateLimit: RateLimitConfig): Promise<Requester & { close(): Promise<void> }> {
-  const { app, stop } = await createApp({ orm: first.orm, logger: pino({ level: 'silent' }), rateLimit, corsOrigins: [] });
+  const { app, stop } = await createApp({
+    orm: first.orm,
+    clock: first.clock,
+    logger: pino({ level: 'silent' }),
+    rateLimit,
+    corsOrigins: [],
+  });
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Koa's handler settles every request's errors itself
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,5 @@
-import { nowFor } from '../../clock';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { timestampOf } from '../../db/rows';
 import { groupBy } from '../../group-by';
 import type { ActivityDetail, ActivityKind, ActivityScope } from './activity.log';
 import { activityFromRow } from './activity.rows';
@@ -37,14 +37,13 @@ const parameters = (where: ActivityWhere) => [
  * long the history is.
  */
 export const ActivityStore = {
-  /** Writes one entry, `created_at` being the app's clock (src/clock.ts), as the changed row's stamp: one statement. */
+  /** Writes one entry, `created_at` being the database's clock at this statement: one statement. */
   async insert(em: EntityManager, entry: ActivityRecord): Promise<{ id: string; createdAt: Date }> {
-    const createdAt = nowFor(em);
-    const [row] = await em.execute<Array<{ id: unknown }>>(
-      'insert into activity_log (project_id, scope, item_id, activity, user_id, detail, created_at) values (?, ?, ?, ?, ?, ?, ?) returning id',
-      [entry.projectId, entry.scope, entry.itemId, entry.activity, entry.userId, JSON.stringify(entry.detail), createdAt],
+    const [row] = await em.execute<Array<{ id: unknown; created_at: unknown }>>(
+      'insert into activity_log (project_id, scope, item_id, activity, user_id, detail) values (?, ?, ?, ?, ?, ?) returning id, created_at',
+      [entry.projectId, entry.scope, entry.itemId, entry.activity, entry.userId, JSON.stringify(entry.detail)],
     );
-    return { id: String(row.id), createdAt };
+    return { id: String(row.id), createdAt: timestampOf(row.created_at) };
   },
 
   /** How many entries there are: one statement. */

@@ -98,8 +98,9 @@ export class WebhookDelivery {
   @Property({ type: 'text', nullable: true })
   error: string | null = null;
 
+  // Written by the outbox's statement (webhook.outbox.ts), on the database's clock as the activity entry it carries.
   @Field(() => DateTimeScalar, { description: 'When the change was committed (the delivery queued).' })
-  @Property({ type: 'timestamptz', onCreate: stampNow })
+  @Property({ type: 'timestamptz' })
   createdAt!: Date;
 
   @Field(() => DateTimeScalar, { nullable: true, description: 'When the last attempt was made.' })

@@ -106,7 +106,6 @@ export const WebhookService = {
     const webhook = await findWebhook(ctx.em, access.project.id, id);
     requireAdmin(access);
     webhook.secret = newWebhookSecret();
-    webhook.updatedAt = new Date(ctx.clock.now());
     await ctx.em.flush();
     reveal(ctx, webhook);
     return webhook;
