@@ -114,13 +114,18 @@ async function cannon(url: string, load: HttpLoad, connections: number, seconds:
  * would otherwise run into the next measurement (the other side's included).
  */
 export function httpRunner(url: string, load: HttpLoad, connections: number, pid: number): Runner {
+  return quiescingRunner((seconds) => cannon(url, load, connections, seconds), pid);
+}
+
+/** A load generator as a runner: after each of its runs, the target process (`pid`) goes idle first. */
+export function quiescingRunner(generate: (seconds: number) => Promise<Sample>, pid: number): Runner {
   return {
     async warm(seconds) {
-      await cannon(url, load, connections, seconds);
+      await generate(seconds);
       await quiesce(pid);
     },
     async run(seconds) {
-      const sample = await cannon(url, load, connections, seconds);
+      const sample = await generate(seconds);
       await quiesce(pid);
       return sample;
     },

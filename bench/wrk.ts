@@ -2,8 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { HttpLoad, Runner, Sample } from './load';
-import { quiesce } from './proc';
+import { quiescingRunner, type HttpLoad, type Runner, type Sample } from './load';
 
 /** Whether `wrk` (Debian's package) is on the PATH. */
 export function wrkAvailable(): boolean {
@@ -90,15 +89,5 @@ export function wrkRunner(url: string, load: HttpLoad, connections: number, pid:
       });
     });
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return {
-    async warm(seconds) {
-      await wrk(seconds);
-      await quiesce(pid);
-    },
-    async run(seconds) {
-      const sample = await wrk(seconds);
-      await quiesce(pid);
-      return sample;
-    },
-  };
+  return quiescingRunner(wrk, pid);
 }

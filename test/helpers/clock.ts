@@ -12,28 +12,28 @@ import type { Clock } from '../../src/clock';
  * a clock standing still at the app's start would place in the future.
  */
 export class TestClock implements Clock {
-  // Standing still: the times themselves. Running: how far the test has moved them.
-  #now: number;
-  #monotonic: number;
-  readonly #running: boolean;
+  readonly #now: () => number;
+  readonly #monotonic: () => number;
+  /** How far the test has moved the clock. */
+  #moved = 0;
 
   constructor({ running = false }: { running?: boolean } = {}) {
-    this.#running = running;
-    this.#now = running ? 0 : Date.now();
+    const started = Date.now();
     // Whole milliseconds, so that moves add up exactly (a window's end is exact, not a rounding apart).
-    this.#monotonic = running ? 0 : Math.round(performance.now());
+    const startedMonotonic = Math.round(performance.now());
+    this.#now = running ? () => Date.now() : () => started;
+    this.#monotonic = running ? () => performance.now() : () => startedMonotonic;
   }
 
   now(): number {
-    return this.#running ? Date.now() + this.#now : this.#now;
+    return this.#now() + this.#moved;
   }
 
   monotonic(): number {
-    return this.#running ? performance.now() + this.#monotonic : this.#monotonic;
+    return this.#monotonic() + this.#moved;
   }
 
   advance(ms: number): void {
-    this.#now += ms;
-    this.#monotonic += ms;
+    this.#moved += ms;
   }
 }
