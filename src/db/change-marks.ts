@@ -6,8 +6,9 @@ export const EVERY_PROJECT = 0;
 // One snapshot for both: the rows changed by transactions that may have committed since the last
 // read, and the oldest transaction this snapshot still sees running (the next read's bound). The
 // bound is written into the text (digits from the database): a query without parameters travels as
-// one simple-protocol message, which the embedded database's socket runs whole. Split into the
-// extended protocol's several messages, it interleaved with the pool's and hung concurrent writes.
+// one simple-protocol message, which the embedded database's socket runs whole. (Split into the
+// extended protocol's several messages, it once interleaved with the pool's and hung concurrent
+// writes; src/db/embedded-session.ts now keeps such a sequence whole too.)
 const read = (horizon: bigint) => `select pg_snapshot_xmin(pg_current_snapshot())::text as horizon,
   coalesce((select json_agg(json_build_array(project_id, xid::text)) from definitions_change where xid >= '${horizon}'::xid8), '[]'::json) as changes`;
 

@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { sequenceAwareSession } from './embedded-session';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -292,7 +293,7 @@ export async function startEmbeddedDatabase(options: {
   try {
     await initialiseCluster(dataDir);
     db = await PGlite.create(dataDir, { startParams: startParams() });
-    server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+    server = new PGLiteSocketServer({ db: sequenceAwareSession(db) as PGlite, host: '127.0.0.1', port: 0, maxConnections });
     await server.start();
   } catch (err) {
     await shutdown().catch(() => undefined);
