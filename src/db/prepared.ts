@@ -29,13 +29,15 @@ let connections = 0;
 
 /**
  * Runs `statement` on a connection of the app's pool, without an EntityManager fork, a unit of
- * work or a query builder: for the SDK hot paths (docs/operations.md, "The route table"), whose
- * reads are one indexed lookup. Reported on knex's `query` event like every other statement, so
+ * work or a query builder: for the hot paths' reads (docs/operations.md, "The route table"): the
+ * SDK paths' lookups, every admin request's access check, a flag by id or key. Reported on knex's `query` event like every other statement, so
  * statement counts see it.
  */
 export async function runPrepared<T>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
-  const knex = em.getConnection().getKnex();
-  const client = (knex as unknown as { client: KnexClient }).client;
+  // In a transaction, knex's transaction client hands out the transaction's connection (and releases
+  // nothing), so the statement sees the transaction's writes and takes no second connection.
+  const runner = em.getTransactionContext<{ client: KnexClient }>() ?? em.getConnection().getKnex();
+  const client = (runner as unknown as { client: KnexClient }).client;
   const connection = await client.acquireConnection();
   try {
     let suffix = suffixes.get(connection);

@@ -1,5 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runPrepared, type PreparedStatement } from '../../db/prepared';
 import { containsPattern } from '../../db/sql';
 import { windowPage, type Page } from '../../pagination';
 import type { User } from '../user/user.entity';
@@ -56,9 +57,22 @@ function flagRead({
   };
 }
 
-async function readOne(em: EntityManager, where: string, params: unknown[]): Promise<FlagRead | null> {
-  const rows: Array<Record<string, unknown>> = await em.execute(`select f.*, ${RIDERS} from feature_flag f where ${where}`, params);
-  return rows.length === 0 ? null : flagRead(rows[0]);
+/** One flag by id or by key (`$1` the project, `$2` the id or key): prepared, as a retrieve runs it on every request. */
+const readOne = (by: 'id' | 'key'): PreparedStatement => ({
+  name: `flagship_flag_by_${by}`,
+  text: `select f.*, ${RIDERS} from feature_flag f where f.project_id = $1 and f.${by} = $2`,
+});
+const FLAG_BY_ID = readOne('id');
+const FLAG_BY_KEY = readOne('key');
+
+async function readOneFlag(
+  em: EntityManager,
+  statement: PreparedStatement,
+  projectId: number,
+  value: number | string,
+): Promise<FlagRead | null> {
+  const [row] = await runPrepared<Record<string, unknown>>(em, statement, [projectId, value]);
+  return row ? flagRead(row) : null;
 }
 
 /** The feature_flag table's queries: the API's reads, evaluation's, and the CLI import's. */
@@ -103,12 +117,12 @@ export const FeatureFlagStore = {
 
   /** One flag of a project by id, deleted or not, with its experiment ids and creator, or null: one statement. */
   async byId(em: EntityManager, projectId: number, flagId: number): Promise<FlagRead | null> {
-    return readOne(em, 'f.project_id = ? and f.id = ?', [projectId, flagId]);
+    return readOneFlag(em, FLAG_BY_ID, projectId, flagId);
   },
 
   /** One flag of a project by key (a deleted one too), with its experiment ids and creator, or null: one statement. */
   async byKey(em: EntityManager, projectId: number, key: string): Promise<FlagRead | null> {
-    return readOne(em, 'f.project_id = ? and f.key = ?', [projectId, key]);
+    return readOneFlag(em, FLAG_BY_KEY, projectId, key);
   },
 
   /**

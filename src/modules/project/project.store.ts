@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runPrepared, type PreparedStatement } from '../../db/prepared';
 import { FEATURE_FLAGS_RESOURCE } from '../role/organization-resource-access.entity';
 import { Project } from './project.entity';
 
@@ -13,23 +14,26 @@ export interface ProjectForUser {
   roleLevel: number | null;
 }
 
+/** Every admin request's access check (src/auth/access.ts): prepared, as it runs once per request. */
+const PROJECT_FOR_USER: PreparedStatement = {
+  name: 'flagship_project_for_user',
+  text: `select p.*, m.level as membership_level,
+                (select ra.access_level from organization_resource_access ra
+                  where ra.organization_id = p.organization_id and ra.resource = $1) as flag_access_level,
+                (select max(r.feature_flags_access_level) from role r join role_membership rm on rm.role_id = r.id
+                  where r.organization_id = p.organization_id and rm.user_id = $2) as role_level
+           from project p
+           left join organization_membership m on m.organization_id = p.organization_id and m.user_id = $2
+          where p.id = $3`,
+};
+
 const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 
 /** The project table's queries for access checks and SDK tokens. */
 export const ProjectStore = {
   /** The project and the user's standing in its organization, in one statement. */
   async forUser(em: EntityManager, projectId: number, userId: number): Promise<ProjectForUser | null> {
-    const rows: Array<Record<string, unknown>> = await em.execute(
-      `select p.*, m.level as membership_level,
-              (select ra.access_level from organization_resource_access ra
-                where ra.organization_id = p.organization_id and ra.resource = ?) as flag_access_level,
-              (select max(r.feature_flags_access_level) from role r join role_membership rm on rm.role_id = r.id
-                where r.organization_id = p.organization_id and rm.user_id = ?) as role_level
-         from project p
-         left join organization_membership m on m.organization_id = p.organization_id and m.user_id = ?
-        where p.id = ?`,
-      [FEATURE_FLAGS_RESOURCE, userId, userId, projectId],
-    );
+    const rows = await runPrepared<Record<string, unknown>>(em, PROJECT_FOR_USER, [FEATURE_FLAGS_RESOURCE, userId, projectId]);
     if (rows.length === 0) return null;
     const { membership_level, flag_access_level, role_level, ...projectRow } = rows[0];
     return {
