@@ -21,9 +21,13 @@ export function sequenceAwareSession(db: PGlite): SocketSession {
   return {
     isInTransaction: () => openSequence || db.isInTransaction(),
     runExclusive: (fn) => db.runExclusive(fn),
-    execProtocolRawStream: (message, options) => {
+    // Set once the message ran: the server names it its last client only then, and a message that
+    // failed must not leave the session held for a client that sent nothing more.
+    execProtocolRawStream: async (message, options) => {
+      openSequence = false;
+      const result = await db.execProtocolRawStream(message, options);
       openSequence = OPENS.has(message[0]);
-      return db.execProtocolRawStream(message, options);
+      return result;
     },
     // The server's own statement: the ROLLBACK of a client that left in a transaction (or mid-sequence).
     exec: (query, options) => {
