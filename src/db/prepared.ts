@@ -30,8 +30,9 @@ let connections = 0;
 /**
  * Runs `statement` on a connection of the app's pool, without an EntityManager fork, a unit of
  * work or a query builder: for the hot paths' reads (docs/operations.md, "The route table"): the
- * SDK paths' lookups, every admin request's access check, a flag by id or key. Reported on knex's `query` event like every other statement, so
- * statement counts see it.
+ * SDK paths' lookups, every admin request's access check, a flag by id or key. Reported on knex's
+ * `query` event like every other statement, so statement counts see it. A statement names its
+ * columns (no `*`): a prepared `*` fails once a newer version of the service adds a column.
  */
 export async function runPrepared<T>(em: EntityManager, statement: PreparedStatement, values: unknown[]): Promise<T[]> {
   // In a transaction, knex's transaction client hands out the transaction's connection (and releases

@@ -4,6 +4,33 @@ import type { User } from '../user/user.entity';
 import type { FeatureFlag } from './feature-flag.entity';
 
 /**
+ * The columns flagFromRow reads, named in prepared statements instead of `f.*`: a prepared `*` fails
+ * ("cached plan must not change result type") on every connection that prepared it once a newer
+ * version of the service adds a column while this one still runs.
+ */
+export const FLAG_COLUMNS = [
+  'id',
+  'project_id',
+  'name',
+  'key',
+  'filters',
+  'deleted',
+  'active',
+  'created_by_id',
+  'last_modified_by_id',
+  'created_at',
+  'updated_at',
+  'ensure_experience_continuity',
+  'rollback_conditions',
+  'performed_rollback',
+  'tags',
+  'analytics_dashboards',
+  'usage_dashboard_id',
+  'has_enriched_analytics',
+  'version',
+] as const;
+
+/**
  * A `feature_flag` row as the plain object the resolvers read: relations are `{id}` stubs, which is
  * all a read needs (`created_by` goes through the user loader). Never handed to an EntityManager.
  */

@@ -6,7 +6,7 @@ import { windowPage, type Page } from '../../pagination';
 import type { User } from '../user/user.entity';
 import { userFromRow } from '../user/user.rows';
 import { FeatureFlag } from './feature-flag.entity';
-import { flagFromRow } from './feature-flag.rows';
+import { FLAG_COLUMNS, flagFromRow } from './feature-flag.rows';
 import { staleCutoff, type FlagStatusValue } from './flag-status';
 import { lastCallOf, staleFlagCondition } from './flag-status.sql';
 
@@ -60,7 +60,7 @@ function flagRead({
 /** One flag by id or by key (`$1` the project, `$2` the id or key): prepared, as a retrieve runs it on every request. */
 const readOne = (by: 'id' | 'key'): PreparedStatement => ({
   name: `flagship_flag_by_${by}`,
-  text: `select f.*, ${RIDERS} from feature_flag f where f.project_id = $1 and f.${by} = $2`,
+  text: `select ${FLAG_COLUMNS.map((column) => `f.${column}`).join(', ')}, ${RIDERS} from feature_flag f where f.project_id = $1 and f.${by} = $2`,
 });
 const FLAG_BY_ID = readOne('id');
 const FLAG_BY_KEY = readOne('key');

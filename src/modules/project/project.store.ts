@@ -14,10 +14,13 @@ export interface ProjectForUser {
   roleLevel: number | null;
 }
 
-/** Every admin request's access check (src/auth/access.ts): prepared, as it runs once per request. */
+/**
+ * Every admin request's access check (src/auth/access.ts): prepared, as it runs once per request.
+ * The project's columns are named (a prepared `p.*` fails once a newer version adds a column).
+ */
 const PROJECT_FOR_USER: PreparedStatement = {
   name: 'flagship_project_for_user',
-  text: `select p.*, m.level as membership_level,
+  text: `select p.id, p.organization_id, p.name, p.api_token, p.secret_api_token, p.created_at, m.level as membership_level,
                 (select ra.access_level from organization_resource_access ra
                   where ra.organization_id = p.organization_id and ra.resource = $1) as flag_access_level,
                 (select max(r.feature_flags_access_level) from role r join role_membership rm on rm.role_id = r.id

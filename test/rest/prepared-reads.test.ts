@@ -1,0 +1,43 @@
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import type { World } from '../helpers/factories';
+
+/**
+ * docs/operations.md ("The route table"): the access check and a flag read are prepared once per
+ * connection. A newer version of the service may add columns while this one still runs (a rolling
+ * deploy, a second worker migrating first); its prepared reads keep answering.
+ */
+let app: TestApp;
+let world: World;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  world = await app.factories.world();
+});
+afterAll(() => app.close());
+
+it('keeps answering a retrieve, by id and by key, after columns are added to its tables', async () => {
+  const flags = `/api/projects/${world.project.id}/feature_flags`;
+  const created = await app.request(flags, { method: 'POST', key: world.owner.key, body: { key: 'prepared-read' } });
+  expect(created.status).toBe(201);
+  const read = () => app.request(`${flags}/${created.body.id}/`, { key: world.owner.key });
+  const byKey = () =>
+    app.graphql(
+      `query($p: ID!) { featureFlag(projectId: $p, key: "prepared-read") { id } }`,
+      { p: String(world.project.id) },
+      world.owner.key,
+    );
+  const before = await read();
+  expect(before.status).toBe(200);
+  expect((await byKey()).body).toEqual({ data: { featureFlag: { id: created.body.id } } });
+
+  await app.factories.sql('alter table project add column added_later integer');
+  await app.factories.sql('alter table feature_flag add column added_later integer');
+  try {
+    const after = await read();
+    expect([after.status, after.body]).toEqual([200, before.body]);
+    expect((await byKey()).body).toEqual({ data: { featureFlag: { id: created.body.id } } });
+  } finally {
+    await app.factories.sql('alter table project drop column added_later');
+    await app.factories.sql('alter table feature_flag drop column added_later');
+  }
+});
