@@ -58,12 +58,12 @@ function flagRead({
 }
 
 /** One flag by id or by key (`$1` the project, `$2` the id or key): prepared, as a retrieve runs it on every request. */
-const readOne = (by: 'id' | 'key'): PreparedStatement => ({
+const flagBy = (by: 'id' | 'key'): PreparedStatement => ({
   name: `flagship_flag_by_${by}`,
   text: `select ${FLAG_COLUMNS.map((column) => `f.${column}`).join(', ')}, ${RIDERS} from feature_flag f where f.project_id = $1 and f.${by} = $2`,
 });
-const FLAG_BY_ID = readOne('id');
-const FLAG_BY_KEY = readOne('key');
+const FLAG_BY_ID = flagBy('id');
+const FLAG_BY_KEY = flagBy('key');
 
 async function readOneFlag(
   em: EntityManager,
