@@ -35,7 +35,8 @@ export interface AppContext {
   readonly em: EntityManager;
   /**
    * The app's root EntityManager, never forked: only for raw reads that need no unit of work and no
-   * identity map (the SDK paths' token and person lookups, src/db/prepared.ts).
+   * identity map (src/db/prepared.ts): the SDK paths' token and person lookups, every admin request's
+   * access check, a flag by id or key. A request that only runs these never forks.
    */
   readonly reads: EntityManager;
   request: RequestInfo;

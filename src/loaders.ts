@@ -15,7 +15,8 @@ import { createFeatureFlagLoaders } from './modules/feature-flag/feature-flag.lo
 
 /** Per-request DataLoaders: every relation a list can touch is fetched in one batch. */
 export function createLoaders(ctx: AppContext) {
-  const em = ctx.em;
+  // The request forks its EntityManager only when a loader first queries: a primed read never does.
+  const em = () => ctx.em;
   return {
     user: createUserLoader(em),
     ...createProjectLoaders(em),

@@ -1,7 +1,7 @@
 import { authErrors, requestErrors } from '../errors';
 import type { AppContext } from '../context';
 import { PersonalApiKeyStore } from '../modules/personal-api-key/personal-api-key.store';
-import type { Project } from '../modules/project/project.entity';
+import { Project } from '../modules/project/project.entity';
 import { ProjectStore } from '../modules/project/project.store';
 import { DEFAULT_FLAG_ACCESS_LEVEL } from '../modules/role/role.entity';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -26,6 +26,7 @@ export interface Caller {
 
 export interface ProjectAccess {
   caller: Caller;
+  /** A plain object (src/modules/project/project.rows.ts): writes store `projectReference`. */
   project: Project;
   /** The caller's membership level in the project's organization. */
   level: number;
@@ -60,13 +61,16 @@ export function authenticate(ctx: AppContext): Promise<Caller> {
 }
 
 async function lookUpCaller(ctx: AppContext, secureValue: string): Promise<Caller | null> {
-  const caller = await PersonalApiKeyStore.callerByHash(ctx.em, secureValue);
+  const caller = await PersonalApiKeyStore.callerByHash(ctx.reads, secureValue);
   if (caller) ctx.caches.callers.set(secureValue, caller);
   return caller;
 }
 
 /** The caller as a reference a write can store (`created_by`, `last_modified_by`). */
 export const callerReference = (em: EntityManager, caller: Caller): User => em.getReference(User, caller.user.id);
+
+/** The checked project as a reference a write can store (the access check's project is a plain object). */
+export const projectReference = (em: EntityManager, access: ProjectAccess): Project => em.getReference(Project, access.project.id);
 
 /** A positive 32-bit integer path id, or null (which callers answer with 404). */
 export function parseId(value: unknown): number | null {
@@ -112,7 +116,7 @@ async function resolveProjectStanding(ctx: AppContext, projectRef: unknown): Pro
   const caller = await authenticate(ctx);
   const projectId = projectRef === '@current' ? caller.user.currentProjectId : parseId(projectRef);
   if (!projectId) throw requestErrors.projectNotFound();
-  const found = await ProjectStore.forUser(ctx.em, projectId, caller.user.id);
+  const found = await ProjectStore.forUser(ctx.reads, projectId, caller.user.id);
   if (!found) throw requestErrors.projectNotFound();
   const { project, membershipLevel: level, flagAccessLevel, roleLevel } = found;
   const { key } = caller;

@@ -4,7 +4,8 @@ import type { World } from '../helpers/factories';
 /**
  * docs/operations.md ("The route table"): the access check and a flag read are prepared once per
  * connection. A newer version of the service may add columns while this one still runs (a rolling
- * deploy, a second worker migrating first); its prepared reads keep answering.
+ * deploy, a second worker migrating first); its prepared reads keep answering. A retrieve runs
+ * only those two statements, on the pool: no EntityManager fork, no unit of work.
  */
 let app: TestApp;
 let world: World;
@@ -39,5 +40,21 @@ it('keeps answering a retrieve, by id and by key, after columns are added to its
   } finally {
     await app.factories.sql('alter table project drop column added_later');
     await app.factories.sql('alter table feature_flag drop column added_later');
+  }
+});
+
+it('answers a retrieve without forking an EntityManager, where a write forks one', async () => {
+  const flags = `/api/projects/${world.project.id}/feature_flags`;
+  const created = await app.request(flags, { method: 'POST', key: world.owner.key, body: { key: 'no-fork-read' } });
+  const forks = jest.spyOn(app.orm.em, 'fork');
+  try {
+    const read = await app.request(`${flags}/${created.body.id}/`, { key: world.owner.key });
+    expect([read.status, read.body.key]).toEqual([200, 'no-fork-read']);
+    expect(forks).not.toHaveBeenCalled();
+    const patched = await app.request(`${flags}/${created.body.id}/`, { method: 'PATCH', key: world.owner.key, body: { name: 'renamed' } });
+    expect([patched.status, patched.body.name]).toEqual([200, 'renamed']);
+    expect(forks).toHaveBeenCalled();
+  } finally {
+    forks.mockRestore();
   }
 });

@@ -21,7 +21,7 @@ const groupOf = (key: ItemPageKey) => `${key.projectId}|${key.scope}|${key.page}
  * the counts, grouped by item, and each item's page through a lateral join. Both walk the item
  * index of `activity_log`, so a list of flags costs what one flag does.
  */
-export function createActivityLoaders(em: EntityManager) {
+export function createActivityLoaders(em: () => EntityManager) {
   return {
     itemActivity: new DataLoader<ItemPageKey, ActivityPage, string>(
       async (keys) => {
@@ -31,10 +31,10 @@ export function createActivityLoaders(em: EntityManager) {
           const { projectId, scope, page, limit } = group[0];
           const itemIds = [...new Set(group.map((key) => key.itemId))];
           const offset = (page - 1) * limit;
-          const totals = await ActivityStore.itemCounts(em, projectId, scope, itemIds);
+          const totals = await ActivityStore.itemCounts(em(), projectId, scope, itemIds);
           const reaching = itemIds.filter((id) => (totals.get(id) ?? 0) > offset);
           const pages = reaching.length
-            ? await ActivityStore.itemPages(em, projectId, scope, reaching, limit, offset)
+            ? await ActivityStore.itemPages(em(), projectId, scope, reaching, limit, offset)
             : new Map<string, ActivityEntry[]>();
           for (const itemId of itemIds) {
             answers.set(`${groupOf(group[0])}|${itemId}`, {

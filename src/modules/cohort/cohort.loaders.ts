@@ -6,10 +6,9 @@ import { CohortStore } from './cohort.store';
 
 /** Cohorts by id (the ones a page of flags names: one statement) and their counts. */
 export function createCohortLoaders(ctx: AppContext) {
-  const em = ctx.em;
   return {
     cohort: new DataLoader<number, Cohort | null>(async (ids) => {
-      const byId = await CohortStore.byIds(em, ids);
+      const byId = await CohortStore.byIds(ctx.em, ids);
       return ids.map((id) => byId.get(id) ?? null);
     }),
     cohortCount: createCohortCountLoader(ctx),

@@ -7,11 +7,11 @@ function byFlag<T extends { featureFlag: { id: number } }>(flagIds: readonly num
 }
 
 /** A flag's experiments: one query per page of flags (the flag list primes the ids itself). */
-export function createExperimentLoaders(em: EntityManager) {
+export function createExperimentLoaders(em: () => EntityManager) {
   return {
     /** `experiment_set`: ids, ascending. */
     flagExperimentIds: new DataLoader<number, number[]>(async (flagIds) => {
-      const experiments = await em.find(
+      const experiments = await em().find(
         Experiment,
         { featureFlag: { $in: [...flagIds] } },
         { fields: ['id', 'featureFlag'], orderBy: { id: 'asc' } },
@@ -19,7 +19,7 @@ export function createExperimentLoaders(em: EntityManager) {
       return byFlag(flagIds, experiments).map((list) => list.map((experiment) => experiment.id));
     }),
     flagExperiments: new DataLoader<number, Experiment[]>(async (flagIds) =>
-      byFlag(flagIds, await em.find(Experiment, { featureFlag: { $in: [...flagIds] } }, { orderBy: { id: 'asc' } })),
+      byFlag(flagIds, await em().find(Experiment, { featureFlag: { $in: [...flagIds] } }, { orderBy: { id: 'asc' } })),
     ),
   };
 }

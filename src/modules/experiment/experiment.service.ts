@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { accessProject, callerReference, parseId, type ProjectAccess } from '../../auth/access';
+import { accessProject, callerReference, parseId, type ProjectAccess, projectReference } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { containsPattern } from '../../db/sql';
 import { requestErrors } from '../../errors';
@@ -68,7 +68,7 @@ export const ExperimentService = {
           await ExperimentStore.lockFlagKey(em, access.project.id, changes.featureFlagKey);
           const flag = await linkedFlag(em, access, changes);
           const experiment = em.create(Experiment, {
-            project: access.project,
+            project: projectReference(em, access),
             name: changes.name!,
             description: changes.description ?? null,
             startDate: changes.startDate ?? null,

@@ -3,7 +3,7 @@ import { refuseUniqueViolation } from '../../db/unique-violation';
 import { cohortInfoLoader } from '../cohort/cohort.lookups';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { accessProject, parseId, type ProjectAccess, callerReference } from '../../auth/access';
+import { accessProject, parseId, type ProjectAccess, callerReference, projectReference } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { authErrors, requestErrors } from '../../errors';
 import { clampPage, type Page, type PageArgs } from '../../pagination';
@@ -60,12 +60,12 @@ export const FeatureFlagService = {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
     const flagId = parseId(id);
     if (!flagId) throw requestErrors.notFound();
-    return found(ctx, await FeatureFlagStore.byId(ctx.em, project.id, flagId));
+    return found(ctx, await FeatureFlagStore.byId(ctx.reads, project.id, flagId));
   },
 
   async getByKey(ctx: AppContext, projectRef: unknown, key: string): Promise<FeatureFlag> {
     const { project } = await accessProject(ctx, projectRef, 'feature_flag:read');
-    return found(ctx, await FeatureFlagStore.byKey(ctx.em, project.id, key));
+    return found(ctx, await FeatureFlagStore.byKey(ctx.reads, project.id, key));
   },
 
   async create(ctx: AppContext, projectRef: unknown, input: unknown): Promise<FeatureFlag> {
@@ -121,7 +121,7 @@ export async function createFlag(em: EntityManager, access: ProjectAccess, input
   const changes = await validateFlagInput(input, 'create', lookups(em, access, keys.taken));
   await keys.releaseDeletedHolder(changes.key!);
   const flag = em.create(FeatureFlag, {
-    project: access.project,
+    project: projectReference(em, access),
     key: changes.key!,
     createdBy: callerReference(em, access.caller),
     lastModifiedBy: callerReference(em, access.caller),
@@ -162,7 +162,7 @@ export async function updateFlag(
 }
 
 export async function requireFlagEditor(em: EntityManager, access: ProjectAccess, flag: FeatureFlag): Promise<void> {
-  const [canEdit] = await canEditFlags(em, access, [flag]);
+  const [canEdit] = await canEditFlags(() => em, access, [flag]);
   if (!canEdit) throw authErrors.cannotEditFlag();
 }
 

@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { runPrepared, type PreparedStatement } from '../../db/prepared';
 import { FEATURE_FLAGS_RESOURCE } from '../role/organization-resource-access.entity';
 import { Project } from './project.entity';
+import { projectFromRow } from './project.rows';
 
-/** A project with what the access checks need about one user there, or null for an unknown project. */
+/** A project (a plain object, projectFromRow) with what the access checks need about one user there, or null for an unknown project. */
 export interface ProjectForUser {
   project: Project;
   /** The user's membership level in the project's organization; null when not a member. */
@@ -40,7 +41,7 @@ export const ProjectStore = {
     if (rows.length === 0) return null;
     const { membership_level, flag_access_level, role_level, ...projectRow } = rows[0];
     return {
-      project: em.map(Project, projectRow),
+      project: projectFromRow(projectRow),
       membershipLevel: numberOrNull(membership_level),
       flagAccessLevel: numberOrNull(flag_access_level),
       roleLevel: numberOrNull(role_level),

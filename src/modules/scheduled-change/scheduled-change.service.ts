@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { accessProject, callerReference, parseId, type ProjectAccess } from '../../auth/access';
+import { accessProject, callerReference, parseId, type ProjectAccess, projectReference } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { AppError, fieldErrors, requestErrors, ValidationError } from '../../errors';
 import { enqueueJob } from '../../jobs/job-engine';
@@ -89,7 +89,7 @@ export const ScheduledChangeService = {
     await dryRun(ctx.em, access, fields.recordId!, fields.payload);
     return ctx.em.transactional(async (em) => {
       const change = em.create(ScheduledChange, {
-        project: access.project,
+        project: projectReference(em, access),
         recordId: fields.recordId!,
         modelName: fields.modelName ?? 'FeatureFlag',
         payload: fields.payload!,

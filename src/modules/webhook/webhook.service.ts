@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { accessProject, callerReference, parseId } from '../../auth/access';
+import { accessProject, callerReference, parseId, projectReference } from '../../auth/access';
 import { requireAdmin } from '../../auth/organization-access';
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
@@ -72,7 +72,7 @@ export const WebhookService = {
       await em.execute('select id from project where id = ? for update', [access.project.id]);
       if ((await em.count(Webhook, { project: access.project.id })) >= WEBHOOK_LIMITS.webhooksPerProject) throw webhookErrors.tooMany();
       const created = em.create(Webhook, {
-        project: access.project,
+        project: projectReference(em, access),
         url: fields.url!,
         events: fields.events!,
         enabled: fields.enabled ?? true,
