@@ -89,7 +89,9 @@ export async function loadSubject(
   const passed = [...groupTypes]
     .filter(([, name]) => Object.prototype.hasOwnProperty.call(requested, name))
     .map(([index, name]) => ({ index, name, key: requested[name] }));
-  const groups: EvaluationSubject['groups'] = {};
+  // Group type names are the caller's (capture stores any): keyed on a null prototype, `__proto__`,
+  // `constructor` and the like are names like any other and never reach Object.prototype.
+  const groups: EvaluationSubject['groups'] = Object.create(null) as EvaluationSubject['groups'];
   for (const { name, key } of passed) groups[name] = { key, properties: {} };
   const wanted = passed.filter(({ key }) => storableText(key));
   if (wanted.length) {
@@ -108,7 +110,7 @@ export async function loadSubject(
   if (overlay) {
     personProperties = { ...personProperties, ...overlay.personProperties };
     for (const [name, properties] of Object.entries(overlay.groupProperties)) {
-      if (groups[name]) groups[name].properties = { ...groups[name].properties, ...properties };
+      if (Object.hasOwn(groups, name)) groups[name].properties = { ...groups[name].properties, ...properties };
     }
   }
   return subjectWithCohorts(distinctId, personProperties, groups, definitions!, personUnread ? null : new Set(staticCohorts), now);

@@ -16,7 +16,7 @@ export function parseGroupsParam(raw: unknown): Record<string, unknown> {
 
 /** Group type name → group key; a number key is stringified, anything else is refused. */
 export function groupKeys(groups: Record<string, unknown> | null | undefined): Record<string, string> {
-  const keys: Record<string, string> = {};
+  const keys: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, key] of Object.entries(groups ?? {})) {
     if (typeof key === 'string') keys[name] = key;
     else if (typeof key === 'number' && Number.isFinite(key)) keys[name] = String(key);

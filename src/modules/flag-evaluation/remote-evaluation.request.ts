@@ -101,7 +101,7 @@ export function readSubject(body: Json): RemoteEvaluationSubject {
   if (keysOver(personProperties, MAX_REQUEST_PROPERTIES) > MAX_REQUEST_PROPERTIES) {
     throw remoteEvaluationErrors.tooManyProperties('person_properties', MAX_REQUEST_PROPERTIES);
   }
-  const groups: Record<string, string> = {};
+  const groups: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, key] of Object.entries(body.groups ?? {})) {
     if (typeof key === 'string' && key !== '') groups[name] = key;
     else if (typeof key === 'number' && Number.isFinite(key)) groups[name] = String(key);
