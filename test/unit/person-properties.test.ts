@@ -1,4 +1,4 @@
-import { applyUpdate, composeUpdates, updateFromProperties, type PropertyUpdate } from '../../src/modules/ingestion/person-properties';
+import { applyUpdate, composeUpdates, mergedUpdate, updateFromProperties, type PropertyUpdate } from '../../src/modules/ingestion/person-properties';
 import { isIllegalDistinctId } from '../../src/modules/ingestion/ingestion.persons';
 import { eventTimestamp, parseTimestamp } from '../../src/modules/ingestion/capture.timestamp';
 
@@ -39,6 +39,16 @@ describe('person property updates (docs/ingestion.md §3.2)', () => {
       const [first, second, third] = [randomUpdate(next), randomUpdate(next), randomUpdate(next)];
       const stepwise = applyUpdate(applyUpdate(applyUpdate(start, first), second), third);
       expect(applyUpdate(start, composeUpdates(composeUpdates(first, second), third))).toEqual(stepwise);
+    }
+  });
+
+  it("merges two new persons as the target's properties over the source's, whichever is larger (2 000 random cases)", () => {
+    const next = random(7);
+    for (let i = 0; i < 2000; i++) {
+      const [target, source] = [randomUpdate(next), randomUpdate(next)];
+      if (next() < 0.5) composeUpdates(source, updateFromProperties({ $set: { e: 1, f: 2, g: 3, h: 4 } }));
+      const expected = { ...applyUpdate({}, source), ...applyUpdate({}, target) };
+      expect(applyUpdate({}, mergedUpdate(target, source))).toEqual(expected);
     }
   });
 });

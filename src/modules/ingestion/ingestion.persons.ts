@@ -6,7 +6,9 @@ import { mergeIntoDatabase } from './person-merge';
 import {
   applyUpdate,
   composeUpdates,
+  emptyUpdate,
   isEmptyUpdate,
+  mergedUpdate,
   updateFromProperties,
   withinPropertyCap,
   type PropertyUpdate,
@@ -175,8 +177,8 @@ export class PersonPlanner {
     if (source.isIdentified && event.event !== '$merge_dangerously') return;
     if (target.isNew && source.isNew) {
       // Neither is stored yet: the merge happens in memory.
-      const properties = { ...applyUpdate({}, source.update ?? emptyUpdate()), ...applyUpdate({}, target.update ?? emptyUpdate()) };
-      target.update = { setOnce: {}, set: properties, unset: [] };
+      target.update = mergedUpdate(target.update ?? emptyUpdate(), source.update ?? emptyUpdate());
+      source.update = null;
       target.distinctIds.push(...source.distinctIds);
       if (source.createdAt < target.createdAt) target.createdAt = source.createdAt;
       source.mergedInto = target;
@@ -261,12 +263,10 @@ export class PersonPlanner {
         id: ref.id!,
         setOnce: ref.update?.setOnce ?? {},
         set: ref.update?.set ?? {},
-        unset: ref.update?.unset ?? [],
+        unset: [...(ref.update?.unset ?? [])],
         identify: ref.identify,
       })),
     );
     for (const ref of pending) Object.assign(ref, { update: null, identify: false });
   }
 }
-
-const emptyUpdate = (): PropertyUpdate => ({ setOnce: {}, set: {}, unset: [] });
