@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { evaluateFlag, type EvaluationReason, type FlagValue } from '../../evaluation/evaluate-flag';
+import { withinMatchBudget } from '../../evaluation/regex';
 import type { CohortDefinitions } from '../../evaluation/cohort-match';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { groupKeys } from './groups-param';
@@ -58,20 +59,23 @@ export async function evaluateForSubject(
     options.cohorts,
     options.unread,
   );
-  const evaluated: SubjectEvaluation[] = [];
-  for (const flag of flags) {
-    if (!flag.active) {
-      evaluated.push({ flag, evaluation: { value: false, reason: 'disabled', conditionIndex: null } });
-      continue;
+  // One budget of pattern-matching time for all the subject's flags and the cohorts they name (docs/evaluation.md §4.7).
+  return withinMatchBudget(() => {
+    const evaluated: SubjectEvaluation[] = [];
+    for (const flag of flags) {
+      if (!flag.active) {
+        evaluated.push({ flag, evaluation: { value: false, reason: 'disabled', conditionIndex: null } });
+        continue;
+      }
+      try {
+        evaluated.push({ flag, evaluation: evaluateFlag(flag, subject, groupTypes, now) });
+      } catch (error) {
+        if (!options.failed) throw error;
+        options.failed(flag, error);
+      }
     }
-    try {
-      evaluated.push({ flag, evaluation: evaluateFlag(flag, subject, groupTypes, now) });
-    } catch (error) {
-      if (!options.failed) throw error;
-      options.failed(flag, error);
-    }
-  }
-  return evaluated;
+    return evaluated;
+  });
 }
 
 /** Evaluates every non-deleted flag of a project for one distinct id, over stored persons and groups (docs/evaluation.md §9). */
