@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { routes } from '../../src/rest/routes';
 import type { World } from '../helpers/factories';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/test-app';
@@ -130,6 +131,23 @@ describe('catastrophic regular expressions are matched in linear time (public to
     expect(radius.status).toBe(200);
   });
 
+  it("spends at most 50 ms matching per evaluation: 250 conditions built for RE2's slow path hold the loop no longer", async () => {
+    const pattern = 'a[ab]{300}$';
+    const conditions = Array.from({ length: 250 }, (_, i) => ({ key: `slow${i}`, type: 'person', operator: 'regex', value: pattern }));
+    const [many, one] = [uniqueId('slow-many'), uniqueId('slow-one')];
+    expect((await createFlag(many, conditions)).status).toBe(201);
+    expect((await createFlag(one, conditions.slice(0, 1))).status).toBe(201);
+    // Random a/b text defeats RE2's DFA cache (~35 ms a match here); each value ends with a match.
+    const value = () => Array.from({ length: 1000 }, (_, i) => (i === 1000 - 301 || Math.random() < 0.5 ? 'a' : 'b')).join('');
+    const person_properties = Object.fromEntries(conditions.map(({ key }) => [key, value()]));
+    const res = await expectHealthy(() => flagsFor({ distinct_id: uniqueId(), flag_keys: [many, one], person_properties }));
+    expect(res.status).toBe(200);
+    // Past the budget the remaining matches are not decided and do not match (docs/evaluation.md §4.7).
+    expect(flagValue(res, many)).toBe(false);
+    const alone = await flagsFor({ distinct_id: uniqueId(), flag_keys: [one], person_properties: { slow0: value() } });
+    expect(flagValue(alone, one)).toBe(true);
+  });
+
   it('refuses on save a pattern RE2 cannot evaluate, saying why at the field; keeps PostHog V6 for one that is not JavaScript', async () => {
     const lookaround = await createFlag('lookaround', [{ key: 'email', type: 'person', operator: 'regex', value: 'a(?=b)' }]);
     expect(lookaround.status).toBe(400);
@@ -239,6 +257,38 @@ describe('property bags are bounded and read once per request', () => {
     const res = await expectHealthy(() => flagsFor({ distinct_id: id, person_properties: manyProperties(1000, 'request-') }));
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.flags).length).toBeGreaterThanOrEqual(42);
+  });
+
+  it("one batch of a person's events costs what their keys do: 400 events of 50 new keys each", async () => {
+    const id = uniqueId();
+    const batch = Array.from({ length: 400 }, (_, i) => ({
+      event: 'seen',
+      distinct_id: id,
+      properties: { $set: manyProperties(50, `e${i}-`) },
+    }));
+    // Encoded before probing starts: the test shares the service's event loop.
+    const body = gzipSync(JSON.stringify({ api_key: token, batch }));
+    const res = await expectHealthy(() => capture(app, '/batch/', body, { headers: { 'content-encoding': 'gzip' } }));
+    expect(res.status).toBe(200);
+    const [person] = (await app.request(`${project()}/persons/?distinct_id=${id}`, { key: world.owner.key })).body.results;
+    expect(Object.keys(person.properties)).toHaveLength(10_000);
+    expect(person.properties).toMatchObject({ 'e0-0': 0, 'e199-49': 49 });
+    expect(person.properties).not.toHaveProperty('e200-0');
+  });
+
+  it('a chain of in-memory merges costs what the merged keys do: 1,000 new persons, each merged into the next', async () => {
+    const ids = Array.from({ length: 1000 }, () => uniqueId('chain'));
+    const batch = ids.flatMap((id, i) => [
+      { event: 'seen', distinct_id: id, properties: { $set: manyProperties(10, `p${i}-`) } },
+      ...(i > 0 ? [{ event: '$merge_dangerously', distinct_id: id, properties: { alias: ids[i - 1] } }] : []),
+    ]);
+    const body = gzipSync(JSON.stringify({ api_key: token, batch }));
+    const res = await expectHealthy(() => capture(app, '/batch/', body, { headers: { 'content-encoding': 'gzip' } }));
+    expect(res.status).toBe(200);
+    const [person] = (await app.request(`${project()}/persons/?distinct_id=${ids[0]}`, { key: world.owner.key })).body.results;
+    expect(person.distinct_ids).toHaveLength(1000);
+    expect(Object.keys(person.properties)).toHaveLength(10_000);
+    expect(person.properties).toMatchObject({ 'p0-0': 0, 'p999-9': 9 });
   });
 
   it('refuses more than 1,000 request properties with a 400, and a body over 1 MB with a 413', async () => {
