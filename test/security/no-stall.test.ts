@@ -241,9 +241,17 @@ describe('property bags are bounded and read once per request', () => {
       });
       expect(res.status).toBe(200);
     }
+    // 30,000 new keys and one known: the known key is found by joining the two key sets, in one pass.
     const changed = await capture(app, '/batch/', {
       api_key: token,
-      batch: [{ event: 'seen', distinct_id: id, properties: { $set: { 'part0-1': 'changed', brand_new: true } } }],
+      batch: [
+        ...Array.from({ length: 30 }, (_, i) => ({
+          event: 'seen',
+          distinct_id: id,
+          properties: { $set: manyProperties(1000, `late${i}-`) },
+        })),
+        { event: 'seen', distinct_id: id, properties: { $set: { 'part0-1': 'changed', brand_new: true } } },
+      ],
     });
     expect(changed.status).toBe(200);
     const [person] = (await app.request(`${project()}/persons/?distinct_id=${id}`, { key: world.owner.key })).body.results;
@@ -253,6 +261,7 @@ describe('property bags are bounded and read once per request', () => {
     expect(person.properties['part0-1']).toBe('changed');
     expect(person.properties).not.toHaveProperty('brand_new');
     expect(person.properties).not.toHaveProperty('part10-0');
+    expect(person.properties).not.toHaveProperty('late0-0');
 
     const res = await expectHealthy(() => flagsFor({ distinct_id: id, person_properties: manyProperties(1000, 'request-') }));
     expect(res.status).toBe(200);
