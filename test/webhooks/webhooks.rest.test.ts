@@ -141,6 +141,9 @@ describe('which URLs', () => {
     'http://[fe80::1]/',
     'http://[::ffff:127.0.0.1]/',
     'http://[::]/',
+    // IPv4-compatible IPv6 (::/96, deprecated) embeds an IPv4 address: loopback and private here.
+    'http://[::127.0.0.1]/',
+    'http://[::a00:1]/',
     // A name is judged by the addresses it resolves to.
     'http://localhost:3000/',
   ])('refuses %s', async (url) => {
@@ -303,6 +306,18 @@ describe('deliveries', () => {
   it("an attempt cut off by a crash is the job engine's to retry after 60 s", async () => {
     const [queue] = await app.factories.sql("select expire_seconds from pgboss.queue where name = 'webhook-deliveries'");
     expect(Number(queue.expire_seconds)).toBe(60);
+  });
+
+  it('a webhook deleted while a change is being saved never fails that change', async () => {
+    const { id: flagId } = await createFlag();
+    for (let round = 0; round < 30; round++) {
+      const { id } = await createWebhook({ url: 'http://93.184.216.34/' });
+      const [patched, removed] = await Promise.all([
+        call('PATCH', `/feature_flags/${flagId}/`, { name: `renamed ${round}` }),
+        new Promise((resolve) => setTimeout(resolve, round % 10)).then(() => call('DELETE', `/webhooks/${id}/`)),
+      ]);
+      expect([round, patched.status, removed.status]).toEqual([round, 200, 204]);
+    }
   });
 
   it('a project has at most 20 webhooks', async () => {

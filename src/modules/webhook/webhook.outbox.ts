@@ -29,9 +29,15 @@ export interface WebhookDeliveryJob {
  */
 export async function queueWebhookDeliveries(em: EntityManager, entry: AnnouncedEntry, events: WebhookEvent[]): Promise<void> {
   if (events.length === 0) return;
+  // Every write that logs activity runs in a transaction; should one not, its deliveries still go together.
+  if (!em.isInTransaction()) return em.transactional((trx) => queueWebhookDeliveries(trx, entry, events));
+  // FOR KEY SHARE: a webhook deleted meanwhile waits for this transaction (then takes its deliveries
+  // with it) or, deleted first, is not found; unlocked, its delete between this read and the insert
+  // failed the delivery's foreign key and the change answered 500.
   const targets: Array<{ id: number; type: string }> = await em.execute(
     `select w.id, e.type from webhook w cross join unnest(string_to_array(?, ',')) as e(type)
-      where w.project_id = ? and w.enabled and w.events @> jsonb_build_array(e.type) order by w.id, e.type`,
+      where w.project_id = ? and w.enabled and w.events @> jsonb_build_array(e.type) order by w.id, e.type
+      for key share of w`,
     [events.join(','), entry.projectId],
   );
   if (targets.length === 0) return;
@@ -50,21 +56,16 @@ export async function queueWebhookDeliveries(em: EntityManager, entry: Announced
     detail: entry.detail,
     created_at: timestamp,
   };
-  const run = async (trx: EntityManager) => {
-    for (const target of targets) {
-      const id = `msg_${randomUUID().replace(/-/g, '')}`;
-      // The Standard Webhooks payload structure: type, timestamp, data.
-      const body = JSON.stringify({ type: target.type, timestamp, data });
-      await trx.execute(
-        `insert into webhook_delivery (id, webhook_id, event_type, body, status, attempts, created_at, next_attempt_at)
+  for (const target of targets) {
+    const id = `msg_${randomUUID().replace(/-/g, '')}`;
+    // The Standard Webhooks payload structure: type, timestamp, data.
+    const body = JSON.stringify({ type: target.type, timestamp, data });
+    await em.execute(
+      `insert into webhook_delivery (id, webhook_id, event_type, body, status, attempts, created_at, next_attempt_at)
          values (?, ?, ?, ?, 'pending', 0, now(), now())`,
-        [id, target.id, target.type, body],
-      );
-      const job: WebhookDeliveryJob = { id };
-      await enqueueJob(trx, WEBHOOK_DELIVERIES_QUEUE, job, new Date());
-    }
-  };
-  // Every write that logs activity runs in a transaction; should one not, its deliveries still go together.
-  if (em.isInTransaction()) await run(em);
-  else await em.transactional(run);
+      [id, target.id, target.type, body],
+    );
+    const job: WebhookDeliveryJob = { id };
+    await enqueueJob(em, WEBHOOK_DELIVERIES_QUEUE, job, new Date());
+  }
 }

@@ -13,16 +13,23 @@ export interface CheckedUrl {
 }
 
 const LOOKUP_TIMEOUT_MS = 5_000;
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
 
 /**
  * Only public unicast addresses: ipaddr.js names every special range (loopback, private,
  * linkLocal, uniqueLocal, unspecified, multicast, carrierGradeNat, reserved, …) and calls the
- * rest `unicast`. An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ * rest `unicast`. An IPv4-mapped IPv6 address is judged as the IPv4 address it carries. The
+ * deprecated IPv4-compatible range `::/96` (RFC 4291 §2.5.5.1), which ipaddr.js calls unicast
+ * although it embeds an IPv4 address (`[::127.0.0.1]`), is refused whole: no public host uses it.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.match(IPV4_COMPATIBLE)) return false;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+  }
   return parsed.range() === 'unicast';
 }
 
