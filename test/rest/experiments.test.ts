@@ -358,6 +358,21 @@ describe('deleting, listing, and the linked flag', () => {
     expect((await flag(created.body.feature_flag.id)).status).toBe(404);
   });
 
+  it('never links a new experiment to the flag a concurrent delete of the last one soft-deletes', async () => {
+    for (let round = 0; round < 15; round++) {
+      const key = uniqueKey();
+      const first = await post(draft({ feature_flag_key: key }));
+      expect(first.status).toBe(201);
+      const [deleted, second] = await Promise.all([
+        app.request(`${base}/experiments/${first.body.id}/`, { method: 'DELETE', key: world.owner.key }),
+        post(draft({ feature_flag_key: key })),
+      ]);
+      expect([deleted.status, second.status]).toEqual([204, 201]);
+      // Either order is a serial one: the delete keeps the flag for the new experiment, or the create makes a new flag.
+      expect([round, (await flag(second.body.feature_flag.id)).body.deleted]).toEqual([round, false]);
+    }
+  });
+
   it('keeps the experiment when its flag is soft-deleted, and protects the key while used ', async () => {
     const created = await post(draft({ feature_flag_key: 'kept-flag' }));
     const flagId = created.body.feature_flag.id;

@@ -159,7 +159,13 @@ function variantsOf(flag: FeatureFlag): Array<Record<string, unknown>> {
 /** §3: reuse an eligible non-deleted flag with the key (activating it on launch), else create one. */
 async function linkedFlag(em: EntityManager, access: ProjectAccess, changes: ExperimentChanges): Promise<FeatureFlag> {
   const key = changes.featureFlagKey!;
-  const existing = await em.findOne(FeatureFlag, { project: access.project.id, key, deleted: false });
+  // Locked: a delete of the flag's last experiment that holds it finishes first, and its soft delete
+  // then takes the flag out of this read (a new flag is made), instead of linking to a flag it deletes.
+  const existing = await em.findOne(
+    FeatureFlag,
+    { project: access.project.id, key, deleted: false },
+    { lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
   if (existing) {
     const variants = variantsOf(existing);
     if (variants.length < 2) throw experimentErrors.flagNotEligible();
