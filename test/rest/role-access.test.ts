@@ -58,6 +58,29 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+describe('a role deleted while it is being granted or joined', () => {
+  it('answers each grant and membership with 201 or the role gone, never 500, and leaves nothing of the role behind', async () => {
+    const flag = await flagBy(world.owner);
+    const joiner = await app.factories.member(world.organization);
+    for (let round = 0; round < 20; round++) {
+      const role = await roleNamed(`Doomed ${round}`);
+      const [granted, joined, deleted] = await Promise.all([
+        post(flag.id, admin.key, { role_id: role.id }),
+        request(org.memberships(role.id), admin.key, 'POST', { user_uuid: joiner.user.uuid }),
+        new Promise((resolve) => setTimeout(resolve, round % 5)).then(() => request(org.role(role.id), admin.key, 'DELETE')),
+      ]);
+      const unexpected = (res: { status: number; body: unknown }, allowed: number[]) =>
+        allowed.includes(res.status) ? null : { round, allowed, status: res.status, body: res.body };
+      expect(deleted.status).toBe(204);
+      // 404: the grant was made, then the role's delete removed it before the answer read it back.
+      expect(unexpected(granted, [201, 400, 404])).toBeNull();
+      expect(unexpected(joined, [201, 404])).toBeNull();
+    }
+    const grants = await request(paths.roleAccesses(flag.id), admin.key);
+    expect(grants.body.results).toEqual([]);
+  });
+});
+
 describe('role access on one flag, step by step', () => {
   it('the creator (a member without roles) grants a role: 201 with the role and the flag', async () => {
     expect(engineering.feature_flags_access_level).toBe(37);

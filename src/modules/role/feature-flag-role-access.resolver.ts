@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../context';
+import { requestErrors } from '../../errors';
 import { PROJECT_ID_DESCRIPTION } from '../../graphql/arguments';
 import { PageOf } from '../../graphql/page';
 import { FeatureFlag } from '../feature-flag/feature-flag.entity';
@@ -59,12 +60,21 @@ export class FeatureFlagRoleAccessResolver {
   }
 
   @FieldResolver(() => FeatureFlag, { description: 'The flag the role may edit.' })
-  featureFlag(@Root() record: FeatureFlagRoleAccess, @Ctx() ctx: AppContext) {
-    return ctx.loaders.flag.load(record.featureFlag.id);
+  async featureFlag(@Root() record: FeatureFlagRoleAccess, @Ctx() ctx: AppContext) {
+    return stillThere(await ctx.loaders.flag.load(record.featureFlag.id));
   }
 
   @FieldResolver(() => Role, { description: 'The role granted access.' })
-  role(@Root() record: FeatureFlagRoleAccess, @Ctx() ctx: AppContext) {
-    return ctx.loaders.role.load(record.role.id);
+  async role(@Root() record: FeatureFlagRoleAccess, @Ctx() ctx: AppContext) {
+    return stillThere(await ctx.loaders.role.load(record.role.id));
   }
+}
+
+/**
+ * A record's flag or role is gone only when deleted after the record was read (the delete cascades
+ * to the record, e.g. a role deleted while a grant is answered): the record is gone too, so 404.
+ */
+function stillThere<T>(row: T | null): T {
+  if (row === null) throw requestErrors.notFound();
+  return row;
 }

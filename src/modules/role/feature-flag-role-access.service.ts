@@ -1,3 +1,4 @@
+import { holdReferenced } from '../../db/references';
 import { refuseUniqueViolation } from '../../db/unique-violation';
 import { accessProject, parseId, type ProjectAccess } from '../../auth/access';
 import type { AppContext } from '../../context';
@@ -62,6 +63,9 @@ export const FeatureFlagRoleAccessService = {
     return refuseUniqueViolation(
       () =>
         ctx.em.transactional(async (em) => {
+          // A flag or role deleted since the lookups above: the same answers as if it had been gone then.
+          if (!(await holdReferenced(em, 'feature_flag', flag.id))) throw requestErrors.notFound();
+          if (!(await holdReferenced(em, 'role', role.id))) throw fieldErrors.doesNotExist('role_id', pyRepr(roleId));
           const record = em.create(FeatureFlagRoleAccess, { featureFlag: flag, role });
           await em.flush();
           await logFlagRoleAccess(em, access, flag, role, true);

@@ -1,3 +1,4 @@
+import { holdReferenced } from '../../db/references';
 import { refuseUniqueViolation } from '../../db/unique-violation';
 import { accessOrganization, requireAdmin } from '../../auth/organization-access';
 import type { AppContext } from '../../context';
@@ -35,9 +36,18 @@ export const RoleMembershipService = {
     const member = user && (await ctx.em.count(OrganizationMembership, { organization: access.organization.id, user: user.id }));
     if (!user || !member) throw roleErrors.userDoesNotExist();
     if (await ctx.em.count(RoleMembership, { role: role.id, user: user.id })) throw roleErrors.alreadyMember();
-    const membership = ctx.em.create(RoleMembership, { role, user });
-    await refuseUniqueViolation(() => ctx.em.flush(), roleErrors.alreadyMember);
-    return membership;
+    return refuseUniqueViolation(
+      () =>
+        ctx.em.transactional(async (em) => {
+          // A role or user deleted since the lookups above: the same answers as if it had been gone then.
+          if (!(await holdReferenced(em, 'role', role.id))) throw requestErrors.notFound();
+          if (!(await holdReferenced(em, 'app_user', user.id))) throw roleErrors.userDoesNotExist();
+          const membership = em.create(RoleMembership, { role, user });
+          await em.flush();
+          return membership;
+        }),
+      roleErrors.alreadyMember,
+    );
   },
 
   async delete(ctx: AppContext, organizationRef: unknown, roleId: unknown, membershipId: unknown): Promise<RoleMembership> {

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import { refuseUniqueViolation } from '../../db/unique-violation';
 import { logFlagRoleAccess } from '../activity/activity.log';
 import { callerReference } from '../../auth/access';
@@ -66,6 +67,8 @@ export const RoleService = {
     const role = await findRole(ctx.em, access.organization.id, roleId);
     requireAdmin(access);
     await ctx.em.transactional(async (em) => {
+      // Locked first: a grant or membership being added waits or finishes first, so its revocation is logged below.
+      await em.findOne(Role, role.id, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['id'] });
       const revoked = await RoleStore.revokeFlagAccess(em, role.id);
       for (const flag of revoked) {
         await logFlagRoleAccess(em, { project: { id: flag.projectId }, caller: access.caller }, flag, role, false);
