@@ -19,31 +19,42 @@ export const MAX_MATCHED_LENGTH = 10_000;
 /**
  * Most (program size × value length) one match may cost: 90–130 ms at RE2's slowest (its NFA, when
  * values built to defeat its DFA cache make it give up: ~100 ns a step) on this project's 2-core
- * machine, a few milliseconds for ordinary patterns and values (~2 ns a step). A simple pattern
- * (size ≤ 100) takes any value up to MAX_MATCHED_LENGTH; the most complex one values up to 1,000
- * characters.
+ * machine; ordinary patterns and values take ~2 ns a step (a URL pattern on a URL: ~10 µs). A
+ * simple pattern (size ≤ 100) takes any value up to MAX_MATCHED_LENGTH; the most complex one values
+ * up to 1,000 characters.
  */
 export const MATCH_BUDGET = 1_000_000;
 
 /**
- * Most time one subject's evaluation spends matching patterns (milliseconds). Past it, its remaining
- * matches are not decided, as a value over MATCH_BUDGET is not: a flag of 250 conditions built to
- * take the slow path otherwise held the event loop for 30 s with one public-token request. Ordinary
- * patterns never come near it (1,000 URL patterns on 170-character values take ~11 ms here); the time
- * is measured, since a step's cost differs fifty-fold between RE2's two paths.
+ * What one subject's evaluation may spend matching patterns: 50 ms and 500,000 steps (program size
+ * × value length) both spent, then its next match throws MatchBudgetSpent. A flag of 250
+ * conditions built to take RE2's slow path (~100 ns a step) otherwise held the event loop for 30 s
+ * with one public-token request. Time, because a step costs fifty times more on that path than on
+ * the fast one; steps too, so that a pause of the process (garbage collection, the machine) inside
+ * ordinary matching cannot spend it: 1,000 URL patterns on 170-character values are ~8 million
+ * steps but take ~11 ms here.
  */
 export const EVALUATION_MATCH_MS = 50;
+export const EVALUATION_MATCH_STEPS = 500_000;
 
-/** The running evaluation's time spent matching, or null outside withinMatchBudget. */
-let spent: { ms: number } | null = null;
+/** The evaluation's matching budget is spent: the flag being evaluated cannot be decided. */
+export class MatchBudgetSpent extends Error {
+  constructor() {
+    super(`regular expressions took more than ${EVALUATION_MATCH_MS} ms of this evaluation`);
+    this.name = 'MatchBudgetSpent';
+  }
+}
+
+/** The running evaluation's matching so far, or null outside withinMatchBudget. */
+let spent: { ms: number; steps: number } | null = null;
 
 /**
- * Runs a synchronous evaluation under one EVALUATION_MATCH_MS budget (nested calls share the outer
- * budget). Synchronous on purpose: no other request's matches can run inside it.
+ * Runs a synchronous evaluation under one matching budget (nested calls share the outer one).
+ * Synchronous on purpose: no other request's matches can run inside it.
  */
 export function withinMatchBudget<T>(evaluate: () => T): T {
   if (spent) return evaluate();
-  spent = { ms: 0 };
+  spent = { ms: 0, steps: 0 };
   try {
     return evaluate();
   } finally {
@@ -98,19 +109,20 @@ export function regexProblem(source: string): RegexProblem | null {
 
 /**
  * Whether `source` matches somewhere in `value`; null when it cannot be decided: the pattern does
- * not compile or is out of bounds, the value is too long for it (MAX_MATCHED_LENGTH, MATCH_BUDGET),
- * or the evaluation it is part of has spent its matching time (EVALUATION_MATCH_MS).
+ * not compile or is out of bounds, or the value is too long for it (MAX_MATCHED_LENGTH, MATCH_BUDGET).
+ * Inside withinMatchBudget, throws MatchBudgetSpent once the evaluation has spent its matching budget.
  */
 export function regexTest(source: string, value: string): boolean | null {
   const result = compile(source);
   if ('problem' in result) return null;
   if (value.length > MAX_MATCHED_LENGTH || result.size * value.length > MATCH_BUDGET) return null;
   if (!spent) return result.pattern.test(value);
-  if (spent.ms >= EVALUATION_MATCH_MS) return null;
+  if (spent.ms >= EVALUATION_MATCH_MS && spent.steps >= EVALUATION_MATCH_STEPS) throw new MatchBudgetSpent();
   const started = performance.now();
   try {
     return result.pattern.test(value);
   } finally {
     spent.ms += performance.now() - started;
+    spent.steps += result.size * value.length;
   }
 }

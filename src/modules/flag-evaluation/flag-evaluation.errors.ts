@@ -4,6 +4,14 @@ import { captureErrors } from '../ingestion/ingestion.errors';
 /** evaluation_reasons' and my_flags' messages (docs/evaluation.md §9). */
 export const evaluationErrors = {
   distinctIdRequired: () => fieldErrors.invalidInput('distinct_id is required'),
+  /** Paths that answer every flag or none (evaluation reasons, my flags): docs/evaluation.md §4.7's budget was spent. */
+  matchBudgetSpent: () =>
+    new AppError(
+      503,
+      'server_error',
+      'service_unavailable',
+      "The project's flags could not be evaluated: their regular expressions took too long to match.",
+    ),
 };
 
 /** The `groups` query parameter's messages. */

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessProject } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { evaluateFlag, type EvaluationReason, type FlagValue } from '../../evaluation/evaluate-flag';
-import { withinMatchBudget } from '../../evaluation/regex';
+import { MatchBudgetSpent, withinMatchBudget } from '../../evaluation/regex';
 import type { CohortDefinitions } from '../../evaluation/cohort-match';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { groupKeys } from './groups-param';
@@ -70,7 +70,7 @@ export async function evaluateForSubject(
       try {
         evaluated.push({ flag, evaluation: evaluateFlag(flag, subject, groupTypes, now) });
       } catch (error) {
-        if (!options.failed) throw error;
+        if (!options.failed) throw error instanceof MatchBudgetSpent ? evaluationErrors.matchBudgetSpent() : error;
         options.failed(flag, error);
       }
     }
