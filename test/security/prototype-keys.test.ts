@@ -50,6 +50,24 @@ it.each(requests)('%s answers and leaves Object.prototype as it was', async (_na
   expect(({} as Record<string, unknown>).properties).toBeUndefined();
 });
 
+it('answers a flag keyed __proto__ on /decide v3 like any other, with its payload', async () => {
+  const flag = await app.request(`/api/projects/${world.project.id}/feature_flags/`, {
+    method: 'POST',
+    key: world.owner.key,
+    body: { key: '__proto__', filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads: { true: '{"a":1}' } } },
+  });
+  expect(flag.status).toBe(201);
+  const res = await app.request('/decide/?v=3', { method: 'POST', body: { token, distinct_id: uniqueId() } });
+  expect(res.status).toBe(200);
+  expect(Object.keys(res.body.featureFlags).sort()).toEqual(['__proto__', 'everyone']);
+  expect(Object.entries(JSON.parse(res.text).featureFlagPayloads)).toEqual([['__proto__', '{"a":1}']]);
+  await app.request(`/api/projects/${world.project.id}/feature_flags/${flag.body.id}/`, {
+    method: 'PATCH',
+    key: world.owner.key,
+    body: { deleted: true },
+  });
+});
+
 it('stores a later event without properties as sent, and still pages past the end', async () => {
   for (const [, send] of requests) expect((await send()).status).toBe(200);
   const id = uniqueId('after');

@@ -77,8 +77,9 @@ export function detailedShapeText(result: RemoteEvaluation, requestId: string, e
 
 /** docs/remote-evaluation.md ("The answers"): `/flags` v1 and `/decide` v3. */
 export function legacyShape(result: RemoteEvaluation): Record<string, unknown> {
-  const featureFlags: Record<string, boolean | string> = {};
-  const featureFlagPayloads: Record<string, unknown> = {};
+  // Keyed by flag key, which may be `__proto__`: objects without a prototype keep it a key.
+  const featureFlags = Object.create(null) as Record<string, boolean | string>;
+  const featureFlagPayloads = Object.create(null) as Record<string, unknown>;
   for (const item of result.flags) {
     featureFlags[item.flag.key] = item.value;
     const payload = payloadOf(item);
