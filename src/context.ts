@@ -34,9 +34,10 @@ export interface AppContext {
   /** The request's own EntityManager, forked on first use (the SDK hot path never needs one). */
   readonly em: EntityManager;
   /**
-   * The app's root EntityManager, never forked: only for raw reads that need no unit of work and no
-   * identity map (src/db/prepared.ts): the SDK paths' token and person lookups, every admin request's
-   * access check, a flag by id or key. A request that only runs these never forks.
+   * For raw reads that need no unit of work and no identity map (src/db/prepared.ts): the SDK paths'
+   * token and person lookups, every admin request's access check, a flag by id or key. A request's is
+   * the app's root EntityManager, never forked (inside a transaction it resolves to the transaction's),
+   * so a request that only runs these never forks; a CLI command's or job's is its transaction's.
    */
   readonly reads: EntityManager;
   request: RequestInfo;

@@ -1,4 +1,10 @@
-import { applyUpdate, composeUpdates, mergedUpdate, updateFromProperties, type PropertyUpdate } from '../../src/modules/ingestion/person-properties';
+import {
+  applyUpdate,
+  composeUpdates,
+  mergedUpdate,
+  updateFromProperties,
+  type PropertyUpdate,
+} from '../../src/modules/ingestion/person-properties';
 import { isIllegalDistinctId } from '../../src/modules/ingestion/ingestion.persons';
 import { eventTimestamp, parseTimestamp } from '../../src/modules/ingestion/capture.timestamp';
 
