@@ -19,7 +19,7 @@ const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
  * Only public unicast addresses: ipaddr.js names every special range (loopback, private,
  * linkLocal, uniqueLocal, unspecified, multicast, carrierGradeNat, reserved, …) and calls the
  * rest `unicast`. An IPv4-mapped IPv6 address is judged as the IPv4 address it carries. The
- * deprecated IPv4-compatible range `::/96` (RFC 4291 §2.5.5.1), which ipaddr.js calls unicast
+ * deprecated IPv4-compatible range `::/96` (RFC 4291, section 2.5.5.1), which ipaddr.js calls unicast
  * although it embeds an IPv4 address (`[::127.0.0.1]`), is refused whole: no public host uses it.
  */
 export function isPublicAddress(address: string): boolean {
