@@ -132,6 +132,46 @@ describe('create', () => {
   });
 });
 
+describe('a flag stays within 1,000,000 bytes of filters', () => {
+  // One condition set of about 600 KB: two of them are past the cap.
+  const big = (tag: string) => ({
+    properties: [
+      { key: 'email', type: 'person', operator: 'exact', value: Array.from({ length: 6000 }, (_, i) => `${tag}${i}-${'x'.repeat(85)}`) },
+    ],
+    rollout_percentage: 100,
+  });
+
+  it('refuses a release condition that would take the filters past it, at payload, and a PATCH of such filters, at filters', async () => {
+    const flag = await createFlag({ filters: { groups: [big('a')] } });
+    const scheduled = await post('/scheduled_changes/', {
+      record_id: flag.id,
+      payload: { operation: 'add_release_condition', value: { groups: [big('b')] } },
+      scheduled_at: inSeconds(60),
+    });
+    expect([scheduled.status, scheduled.body.attr, scheduled.body.detail]).toEqual([
+      400,
+      'payload',
+      expect.stringContaining('Ensure filters are no more than 1000000 bytes as JSON.'),
+    ]);
+    const patched = await app.request(`${base}/feature_flags/${flag.id}/`, {
+      method: 'PATCH',
+      key: world.owner.key,
+      body: {
+        filters: {
+          groups: [big('a'), { ...big('b'), properties: big('b').properties.map((p) => ({ ...p, value: p.value.slice(0, 5000) })) }],
+        },
+      },
+    });
+    expect(patched.body).toEqual({
+      type: 'validation_error',
+      code: 'max_length',
+      detail: 'Ensure filters are no more than 1000000 bytes as JSON.',
+      attr: 'filters',
+    });
+    expect((await get(`/feature_flags/${flag.id}/`)).body.version).toBe(flag.version);
+  });
+});
+
 describe('at its time', () => {
   it('a change 3 s ahead flips a flag, as its creator, and posthog-node sees it on its next poll', async () => {
     const flag = await createFlag();

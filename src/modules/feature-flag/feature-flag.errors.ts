@@ -3,6 +3,8 @@ import { fieldErrors, requestErrors, ValidationError } from '../../errors';
 /** A flag's own messages beyond its filters (flag-filters.errors.ts): docs/rest-api.md §3. */
 export const flagErrors = {
   keyTaken: () => new ValidationError('unique', 'There is already a feature flag with this key.', 'key'),
+  filtersTooLarge: (limit: number) =>
+    new ValidationError('max_length', `Ensure filters are no more than ${limit} bytes as JSON.`, 'filters'),
   /** The key format, for a flag's `key` or an experiment's `feature_flag_key`. */
   invalidKey: (attr: string) =>
     new ValidationError('invalid_key', 'Only letters, numbers, hyphens (-) & underscores (_) are allowed.', attr),

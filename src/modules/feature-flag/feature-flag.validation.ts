@@ -53,6 +53,14 @@ export const isFlagKey = (key: string) => KEY_FORMAT.test(key);
  * Validates a flag write (input keyed by GraphQL field names; `attr`s use the API's names),
  * in the field table's order; the first error answers (docs/rest-api.md §1.3, §3.1–§3.3).
  */
+/**
+ * SPEC-GAP: a flag's filters are at most this many bytes as JSON, whoever writes them. A REST body
+ * holds at most 1 MiB, but scheduled `add_release_condition` changes append to what is stored, so
+ * six of them grew a flag to 5 MB: a flag no PUT could send back (413), whose every write and
+ * evaluation read megabytes. Below the body cap, so a stored flag always fits a PUT.
+ */
+export const MAX_FILTERS_BYTES = 1_000_000;
+
 export async function validateFlagInput(body: unknown, mode: WriteMode, lookups: FlagValidationLookups): Promise<FlagChanges> {
   const input = requireObject(body);
   const out: FlagChanges = {};
@@ -69,6 +77,7 @@ export async function validateFlagInput(body: unknown, mode: WriteMode, lookups:
       refuseDeepJson(filters, 'filters');
       await validateFlagFilters(filters, { requireGroups: mode !== 'patch', loadCohorts: lookups.loadCohorts });
       refuseUnstorableJson(filters, 'filters');
+      if (Buffer.byteLength(JSON.stringify(filters)) > MAX_FILTERS_BYTES) throw flagErrors.filtersTooLarge(MAX_FILTERS_BYTES);
       out.filters = filters;
     }
   }
