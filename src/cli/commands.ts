@@ -78,12 +78,12 @@ export const commands: Record<string, (em: EntityManager, options: Options) => P
 
   async 'key:create'(em, options) {
     const user = await userByEmail(em, options);
-    const { key, record } = await PersonalApiKeyService.create(em, user, {
-      label: options.label,
-      scopes: list(options.scopes),
-      projects: list(options.projects)?.map((id) => positiveInteger(id, 'projects')) ?? null,
-      organizations: list(options.organizations),
-    });
+    const projects = list(options.projects)?.map((id) => positiveInteger(id, 'projects')) ?? null;
+    const organizations = list(options.organizations);
+    const limits = { projects: projects && [...new Set(projects)], organizations: organizations && [...new Set(organizations)] };
+    const { key, record } = await PersonalApiKeyService.create(em, user, { label: options.label, scopes: list(options.scopes), ...limits });
+    // The API's checks, once create has checked the ids' form: only projects and organizations the user is a member of.
+    await PersonalApiKeyService.refuseUnreachableLimits(em, user.id, record.scopedTeams, record.scopedOrganizations);
     await em.flush();
     return { personal_api_key: key, id: record.id };
   },

@@ -37,6 +37,26 @@ afterAll(async () => {
   cliProcess?.remove();
 });
 
+describe('key:create', () => {
+  it('refuses, as the API does, limits to a project or organization the user is not a member of, and stores nothing', async () => {
+    const email = world.owner.user.email;
+    const other = await app.factories.world();
+    const before = json(await cli(['key:list', '--email', email])).keys.length;
+    const project = await cli(['key:create', '--email', email, '--projects', `${world.project.id},${other.project.id}`]);
+    expect([project.code, project.stderr]).toEqual([
+      1,
+      expect.stringContaining('You must be a member of all projects that you are scoping the key to.'),
+    ]);
+    const organization = await cli(['key:create', '--email', email, '--organizations', other.organization.id]);
+    expect([organization.code, organization.stderr]).toEqual([1, expect.stringContaining('You must be a member of all organizations')]);
+    expect(json(await cli(['key:list', '--email', email])).keys).toHaveLength(before);
+    const repeated = json(await cli(['key:create', '--email', email, '--projects', `${world.project.id},${world.project.id}`]));
+    const [made] = json(await cli(['key:list', '--email', email])).keys;
+    expect([made.id, made.scoped_teams]).toEqual([repeated.id, [world.project.id]]);
+    expect(json(await cli(['key:revoke', '--id', String(repeated.id)]))).toBeTruthy();
+  });
+});
+
 describe('key:list', () => {
   it("prints the user's keys newest first, masked, with their limits, never the key or its digest", async () => {
     const email = world.owner.user.email;

@@ -88,6 +88,20 @@ function parseTextList(value: unknown, attr: string): string[] | null {
   return list === null ? null : list.map((item) => parseString(item, attr)!);
 }
 
+/** A key may be limited only to projects whose organization the user is a member of (400). */
+async function refuseUnreachableProjects(em: EntityManager, userId: number, projects: number[] | null): Promise<void> {
+  if (!projects?.length) return;
+  const reachable = await PersonalApiKeyStore.memberProjects(em, userId, projects);
+  if (reachable.size !== new Set(projects).size) throw keyErrors.notMemberOfProjects();
+}
+
+/** A key may be limited only to organizations the user is a member of (400). */
+async function refuseUnreachableOrganizations(em: EntityManager, userId: number, organizations: string[] | null): Promise<void> {
+  if (!organizations?.length) return;
+  const joined = await PersonalApiKeyStore.memberOrganizations(em, userId, organizations);
+  if (joined.size !== new Set(organizations).size) throw keyErrors.notMemberOfOrganizations();
+}
+
 /** `scopes`, `scoped_teams` and `scoped_organizations` of an API create, in that order. */
 async function parseLimits(ctx: AppContext, user: { id: number }, input: Record<string, unknown>): Promise<KeyLimits> {
   if (!hasField(input, 'scopes')) throw fieldErrors.required('scopes');
@@ -103,10 +117,7 @@ async function parseLimits(ctx: AppContext, user: { id: number }, input: Record<
       if (parseId(id) === null) throw keyErrors.notMemberOfProjects();
       return id;
     }) ?? null;
-  if (scopedTeams?.length) {
-    const reachable = await PersonalApiKeyStore.memberProjects(ctx.em, user.id, scopedTeams);
-    if (reachable.size !== new Set(scopedTeams).size) throw keyErrors.notMemberOfProjects();
-  }
+  await refuseUnreachableProjects(ctx.em, user.id, scopedTeams);
 
   const organizations = hasField(input, 'scopedOrganizations') ? parseTextList(input.scopedOrganizations, 'scoped_organizations') : null;
   const scopedOrganizations =
@@ -114,10 +125,7 @@ async function parseLimits(ctx: AppContext, user: { id: number }, input: Record<
       if (!isUuid(id)) throw fieldErrors.notAUuid('scoped_organizations');
       return id.toLowerCase();
     }) ?? null;
-  if (scopedOrganizations?.length) {
-    const joined = await PersonalApiKeyStore.memberOrganizations(ctx.em, user.id, scopedOrganizations);
-    if (joined.size !== new Set(scopedOrganizations).size) throw keyErrors.notMemberOfOrganizations();
-  }
+  await refuseUnreachableOrganizations(ctx.em, user.id, scopedOrganizations);
   return {
     scopes,
     scopedTeams: scopedTeams?.length ? scopedTeams : null,
@@ -126,6 +134,12 @@ async function parseLimits(ctx: AppContext, user: { id: number }, input: Record<
 }
 
 export const PersonalApiKeyService = {
+  /** The API's membership checks of a key's limits, for a writer that takes them from elsewhere (the CLI's key:create). */
+  async refuseUnreachableLimits(em: EntityManager, userId: number, projects: number[] | null, organizations: string[] | null) {
+    await refuseUnreachableProjects(em, userId, projects);
+    await refuseUnreachableOrganizations(em, userId, organizations?.map((id) => id.toLowerCase()) ?? null);
+  },
+
   /**
    * Makes a key for `user` inside the caller's transaction (CLI, factories, the API create).
    * Returns the key in clear text: the only time it is ever shown. The user's row is locked, so
