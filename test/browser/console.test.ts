@@ -80,6 +80,25 @@ describeWithBrowser('the console in a browser', () => {
     expect(flag.filters.payloads).toEqual({ red: '{"color": "red"}' });
   });
 
+  it("isolates stored text: a tag with a right-to-left override cannot reorder the console's words after it", async () => {
+    const created = await rest(`${flagsPath()}/`, 'POST', {
+      key: 'bidi-tags',
+      tags: ['\u202eorp', 'beta'],
+      filters: { groups: [{ properties: [], rollout_percentage: 100 }] },
+    });
+    expect(created.status).toBe(201);
+    const { page } = await open();
+    await page.goto(`${app.baseUrl}/`);
+    await signIn(page, world.owner.key);
+    await page.goto(`${app.baseUrl}/feature-flags/${created.body.id}`);
+    const tags = page.locator('p.muted bdi');
+    await tags.last().waitFor();
+    const [first, second] = await Promise.all([tags.nth(1).boundingBox(), tags.nth(2).boundingBox()]);
+    // Isolated, the override ends with its tag: "beta" stays to its right (unisolated, it was laid out to its left).
+    expect(second!.x).toBeGreaterThan(first!.x);
+    await expectAccessible(page);
+  });
+
   it('toggles a flag, and shows a concurrent edit as a conflict instead of overwriting it', async () => {
     const created = await rest(`${flagsPath()}/`, 'POST', {
       key: 'toggled',

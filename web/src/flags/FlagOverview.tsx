@@ -1,4 +1,5 @@
 import { conditionInWords } from './rollout-summary';
+import { Stored, StoredList } from '../Stored';
 
 type Json = Record<string, unknown>;
 type Reach = { usersAffected: number; totalUsers: number } | null;
@@ -29,7 +30,7 @@ export function FlagOverview({
       <ol>
         {groups.map((condition, index) => (
           <li key={index}>
-            {conditionInWords(condition, groupTypeIndex === null ? 'persons' : 'groups')} —{' '}
+            <Stored text={conditionInWords(condition, groupTypeIndex === null ? 'persons' : 'groups')} /> —{' '}
             <ConditionReach reach={flag.conditionReach[index]} subject={groupTypeIndex === null ? 'persons' : 'groups'} />
           </li>
         ))}
@@ -40,7 +41,7 @@ export function FlagOverview({
           <ul>
             {variants.map((variant) => (
               <li key={String(variant.key)}>
-                {String(variant.key)}: {String(variant.rollout_percentage)}%
+                <Stored text={String(variant.key)} />: {String(variant.rollout_percentage)}%
               </li>
             ))}
           </ul>
@@ -48,7 +49,8 @@ export function FlagOverview({
       ) : null}
       <p className="muted">
         Created {new Date(flag.createdAt).toLocaleString()}
-        {flag.createdBy ? ` by ${flag.createdBy.email}` : ''}. Tags: {flag.tags.length ? flag.tags.join(', ') : 'none'}.
+        {flag.createdBy ? ' by ' : ''}
+        {flag.createdBy ? <Stored text={flag.createdBy.email} /> : null}. Tags: <StoredList items={flag.tags} empty="none" />.
       </p>
     </div>
   );

@@ -7,6 +7,7 @@ import { ErrorMessage, refusalOf } from '../errors';
 import { rolloutSummary } from './rollout-summary';
 import { Pager } from '../Pager';
 import { useListParams } from '../list-params';
+import { StoredList } from '../Stored';
 
 const PAGE = 20;
 
@@ -225,7 +226,9 @@ export function FlagsList() {
                     ) : null}
                   </td>
                   <td>{rolloutSummary(flag.filters)}</td>
-                  <td>{flag.tags.join(', ')}</td>
+                  <td>
+                    <StoredList items={flag.tags} />
+                  </td>
                   <td>{flag.createdBy?.email ?? '—'}</td>
                   <td>{when(flag.activity?.results[0]?.createdAt)}</td>
                 </tr>
