@@ -8,6 +8,7 @@ import { GroupStore } from '../group/group.store';
 import { PersonStore } from '../person/person.store';
 import { cohortMembership, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
 import { matchProperty, str } from '../../evaluation/property-match';
+import { dataRecord } from '../../data-record';
 
 /** What evaluations of a project read (also cached with the SDK definitions, local-evaluation.ts). */
 export type ProjectFlags = Awaited<ReturnType<typeof loadFlagsAndGroupTypes>>;
@@ -89,9 +90,8 @@ export async function loadSubject(
   const passed = [...groupTypes]
     .filter(([, name]) => Object.prototype.hasOwnProperty.call(requested, name))
     .map(([index, name]) => ({ index, name, key: requested[name] }));
-  // Group type names are the caller's (capture stores any): keyed on a null prototype, `__proto__`,
-  // `constructor` and the like are names like any other and never reach Object.prototype.
-  const groups: EvaluationSubject['groups'] = Object.create(null) as EvaluationSubject['groups'];
+  // Group type names are the caller's (capture stores any).
+  const groups: EvaluationSubject['groups'] = dataRecord();
   for (const { name, key } of passed) groups[name] = { key, properties: {} };
   const wanted = passed.filter(({ key }) => storableText(key));
   if (wanted.length) {

@@ -1,4 +1,5 @@
 import { groupsErrors } from './flag-evaluation.errors';
+import { dataRecord } from '../../data-record';
 
 /** The REST `groups` query parameter (docs/evaluation.md §9): URL-encoded JSON, default `{}`. */
 export function parseGroupsParam(raw: unknown): Record<string, unknown> {
@@ -16,7 +17,7 @@ export function parseGroupsParam(raw: unknown): Record<string, unknown> {
 
 /** Group type name → group key; a number key is stringified, anything else is refused. */
 export function groupKeys(groups: Record<string, unknown> | null | undefined): Record<string, string> {
-  const keys: Record<string, string> = Object.create(null) as Record<string, string>;
+  const keys = dataRecord<string>();
   for (const [name, key] of Object.entries(groups ?? {})) {
     if (typeof key === 'string') keys[name] = key;
     else if (typeof key === 'number' && Number.isFinite(key)) keys[name] = String(key);

@@ -1,6 +1,7 @@
 import { remoteEvaluationErrors } from './flag-evaluation.errors';
 import { parseCaptureJson } from '../ingestion/capture.payload';
 import type { PropertyOverlay } from './evaluation-subject';
+import { dataRecord } from '../../data-record';
 
 /** What one `/flags` or `/decide` request asks (docs/remote-evaluation.md ("The request")), read from its decoded body. */
 export interface RemoteEvaluationRequest {
@@ -101,7 +102,7 @@ export function readSubject(body: Json): RemoteEvaluationSubject {
   if (keysOver(personProperties, MAX_REQUEST_PROPERTIES) > MAX_REQUEST_PROPERTIES) {
     throw remoteEvaluationErrors.tooManyProperties('person_properties', MAX_REQUEST_PROPERTIES);
   }
-  const groups: Record<string, string> = Object.create(null) as Record<string, string>;
+  const groups = dataRecord<string>();
   for (const [name, key] of Object.entries(body.groups ?? {})) {
     if (typeof key === 'string' && key !== '') groups[name] = key;
     else if (typeof key === 'number' && Number.isFinite(key)) groups[name] = String(key);

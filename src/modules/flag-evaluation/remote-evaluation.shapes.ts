@@ -1,6 +1,7 @@
 import type { EvaluationReason } from '../../evaluation/evaluate-flag';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import type { RemoteEvaluation, RemoteFlag } from './remote-evaluation.service';
+import { dataRecord } from '../../data-record';
 
 const DESCRIPTIONS: Record<EvaluationReason, (index: number | null) => string> = {
   condition_match: (index) => `Matched condition set ${(index ?? 0) + 1}`,
@@ -77,9 +78,9 @@ export function detailedShapeText(result: RemoteEvaluation, requestId: string, e
 
 /** docs/remote-evaluation.md ("The answers"): `/flags` v1 and `/decide` v3. */
 export function legacyShape(result: RemoteEvaluation): Record<string, unknown> {
-  // Keyed by flag key, which may be `__proto__`: objects without a prototype keep it a key.
-  const featureFlags = Object.create(null) as Record<string, boolean | string>;
-  const featureFlagPayloads = Object.create(null) as Record<string, unknown>;
+  // Keyed by flag key, which may be `__proto__`.
+  const featureFlags = dataRecord<boolean | string>();
+  const featureFlagPayloads = dataRecord();
   for (const item of result.flags) {
     featureFlags[item.flag.key] = item.value;
     const payload = payloadOf(item);

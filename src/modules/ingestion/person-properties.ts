@@ -1,3 +1,5 @@
+import { dataRecord } from '../../data-record';
+
 /**
  * Person property updates (docs/ingestion.md §3.2) as values: an update is `(setOnce || P || set) - unset`,
  * and two updates in a row compose into one of the same form, so a request writes each person once.
@@ -14,11 +16,11 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 const has = (object: Json, key: string) => Object.prototype.hasOwnProperty.call(object, key);
 
 /**
- * A bag of properties: no prototype, so `__proto__` is a key like any other (properties are data),
- * and plain assignment stays fast on the dictionaries a large update makes (defining each property
- * instead cost more than the rest of a 100,000-key batch).
+ * A bag of properties (src/data-record.ts): `__proto__` is data, and plain assignment stays fast on
+ * the dictionaries a large update makes (defining each property instead cost more than the rest of
+ * a 100,000-key batch).
  */
-const bag = (): Json => Object.create(null) as Json;
+const bag = (): Json => dataRecord();
 
 function normalise(setOnce: Json, set: Json, unset: Iterable<string>): PropertyUpdate {
   const removed = new Set(unset);

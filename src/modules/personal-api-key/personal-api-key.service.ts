@@ -137,7 +137,7 @@ export const PersonalApiKeyService = {
   /** The API's membership checks of a key's limits, for a writer that takes them from elsewhere (the CLI's key:create). */
   async refuseUnreachableLimits(em: EntityManager, userId: number, projects: number[] | null, organizations: string[] | null) {
     await refuseUnreachableProjects(em, userId, projects);
-    await refuseUnreachableOrganizations(em, userId, organizations?.map((id) => id.toLowerCase()) ?? null);
+    await refuseUnreachableOrganizations(em, userId, organizations);
   },
 
   /**
