@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
+import compose from 'koa-compose';
 import { requestErrors } from '../errors';
 import type { Method } from '../rest/route';
 import type { RestRow } from '../rest/adapter';
@@ -79,45 +80,79 @@ const matchingOrder = (path: string) =>
     .map((segment) => (/[:*{]/.test(segment) ? '~' : 'a'))
     .join('');
 
+/** A row as the dispatcher registers it: the methods it answers (null: any), and its stages and handler. */
+interface DispatchRow {
+  methods: ReadonlySet<string> | null;
+  stack: Middleware[];
+}
+
+/** What every exact row runs first: the empty params a parameterised row's handler would get. */
+const noParams: Middleware = (koa, next) => {
+  koa.params = {};
+  return next();
+};
+
+/**
+ * The rows of one path without parameters, composed once per method the first time it is asked
+ * for: what the router would build for every request (match each layer, collect the matching
+ * ones, compose them) is built once. Node's parser accepts a fixed list of methods, so the composed
+ * chains are bounded. A method no row answers goes on (the 404 after the dispatcher).
+ */
+function exactPath(rows: DispatchRow[]): Middleware {
+  const byMethod = new Map<string, Middleware | null>();
+  const chainFor = (method: string): Middleware | null => {
+    const matching = rows.filter((row) => row.methods === null || row.methods.has(method));
+    return matching.length ? (compose([noParams, ...matching.flatMap((row) => row.stack)]) as Middleware) : null;
+  };
+  return (koa, next) => {
+    let chain = byMethod.get(koa.method);
+    if (chain === undefined) byMethod.set(koa.method, (chain = chainFor(koa.method)));
+    return chain ? chain(koa, next) : next();
+  };
+}
+
+/** A REST row's methods as the router registers them: GET answers HEAD too. */
+const rowMethods = (method: Method | 'ALL'): ReadonlySet<string> | null =>
+  method === 'ALL' ? null : new Set(method === 'GET' ? ['GET', 'HEAD'] : [method]);
+
 /**
  * The one dispatcher: every row of the table (REST rows and endpoints), each behind the stages its
- * policy declares. Paths without parameters are found by one Map lookup; the others by the router,
- * literal segments first (`matchingOrder`). Nothing else in the app matches paths
- * (test/rest/route-table.test.ts).
+ * policy declares. Paths without parameters are found by one Map lookup and run a chain composed
+ * once (`exactPath`); the others go through the router, literal segments first (`matchingOrder`).
+ * Nothing else in the app matches paths (test/rest/route-table.test.ts).
  */
 export function dispatch(rest: RestRow[], endpoints: Endpoint[], app: AppParts, parts: PipelineParts): Middleware {
-  const exact = new Map<string, Router>();
-  const patterns: Array<{ path: string; register: (router: Router) => void }> = [];
-  const add = (path: string, register: (router: Router) => void) => {
-    if (!isStatic(path)) return void patterns.push({ path, register });
+  const exact = new Map<string, DispatchRow[]>();
+  const patterns: Array<DispatchRow & { path: string }> = [];
+  const add = (path: string, methods: ReadonlySet<string> | null, stack: Middleware[]) => {
+    if (!isStatic(path)) return void patterns.push({ path, methods, stack });
     const key = pathKey(path);
-    let router = exact.get(key);
-    if (!router) exact.set(key, (router = new Router()));
-    register(router);
+    exact.set(key, [...(exact.get(key) ?? []), { methods, stack }]);
   };
 
   for (const endpoint of endpoints) {
     const allow = allowedMethods(endpoint);
     const shown = endpoint.methods.includes('GET') ? allow.filter((method) => method !== 'OPTIONS') : allow;
     const stages = [labelled(endpoint.label ?? endpoint.path), ...policyStages(endpoint.policy, parts, endpoint.methods)];
-    add(endpoint.path, (router) => router.all(endpoint.path, ...stages, methodGate(allow, shown), endpoint.create(app)));
+    add(endpoint.path, null, [...stages, methodGate(allow, shown), endpoint.create(app)]);
   }
-  for (const row of rest) {
-    const stages = [labelled(row.path), ...policyStages(row.policy, parts, [])];
-    add(row.path, (router) =>
-      row.method === 'ALL'
-        ? router.all(row.path, ...stages, row.handle)
-        : router.register(row.path, [row.method as Method], [...stages, row.handle]),
-    );
-  }
+  for (const row of rest) add(row.path, rowMethods(row.method), [labelled(row.path), ...policyStages(row.policy, parts, []), row.handle]);
 
   const byPattern = new Router();
   // A stable sort: rows of one path keep their order (a path's 405 row comes after its own rows).
-  for (const { register } of patterns.sort((a, b) =>
+  for (const { path, methods, stack } of patterns.sort((a, b) =>
     matchingOrder(a.path) < matchingOrder(b.path) ? -1 : matchingOrder(a.path) > matchingOrder(b.path) ? 1 : 0,
-  ))
-    register(byPattern);
-  const byPath = new Map<string, Middleware>([...exact].map(([key, router]) => [key, router.routes() as Middleware]));
+  )) {
+    // The router adds HEAD to GET itself.
+    if (methods === null) byPattern.all(path, ...stack);
+    else
+      byPattern.register(
+        path,
+        [...methods].filter((method) => method !== 'HEAD'),
+        stack,
+      );
+  }
+  const byPath = new Map<string, Middleware>([...exact].map(([key, rows]) => [key, exactPath(rows)]));
   const patternRoutes = byPattern.routes() as Middleware;
   return (koa, next) => (byPath.get(pathKey(koa.path)) ?? patternRoutes)(koa, next);
 }
