@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { readableCrossOrigin } from './security';
 
 /**
  * CORS for the endpoints browsers' SDKs call with the public token (capture, remote evaluation,
@@ -9,6 +10,7 @@ export function sdkCors(ctx: Context): void {
   ctx.set('Access-Control-Allow-Origin', ctx.get('Origin') || '*');
   ctx.set('Access-Control-Allow-Credentials', 'true');
   ctx.vary('Origin');
+  readableCrossOrigin(ctx);
 }
 
 /** A preflight: the methods given, any header the browser asks for (else Content-Type), cached a day; body `{"status": 1}`. */

@@ -1,7 +1,7 @@
 import cors from '@koa/cors';
 import helmet from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 
 /**
  * Helmet's headers with its defaults, which depend on nothing in the request: worked out once by
@@ -37,11 +37,15 @@ function helmetHeaders(): Array<[string, string]> {
  */
 export function securityHeaders(): Middleware {
   const headers = helmetHeaders();
-  return async (ctx, next) => {
+  return (ctx, next) => {
     for (const [name, value] of headers) ctx.res.setHeader(name, value);
-    await next();
-    if (ctx.response.get('Access-Control-Allow-Origin')) ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
+    return next();
   };
+}
+
+/** What a response that answers CORS says instead of helmet's `same-origin`: it is meant to be read cross-origin. */
+export function readableCrossOrigin(ctx: Context): void {
+  ctx.set('Cross-Origin-Resource-Policy', 'cross-origin');
 }
 
 /** Headers a browser client of the admin API may read. */
@@ -65,7 +69,7 @@ export function adminCors(origins: string[]): Middleware | null {
   if (origins.length === 0) return null;
   const any = origins.includes('*');
   const allowed = new Set(origins);
-  return cors({
+  const answer = cors({
     origin: (ctx) => {
       const origin = ctx.get('Origin');
       if (!origin) return '';
@@ -76,4 +80,15 @@ export function adminCors(origins: string[]): Middleware | null {
     exposeHeaders: EXPOSED,
     maxAge: 600,
   });
+  const answered = (ctx: Context) => {
+    if (ctx.response.get('Access-Control-Allow-Origin')) readableCrossOrigin(ctx);
+  };
+  // Marked before the handler runs, so an error answer keeps it; a preflight never reaches `next`.
+  return async (ctx, next) => {
+    await answer(ctx, () => {
+      answered(ctx);
+      return next();
+    });
+    answered(ctx);
+  };
 }

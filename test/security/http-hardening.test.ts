@@ -210,14 +210,19 @@ describe('CORS on the admin API', () => {
       expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
       expect(preflight.headers.get('access-control-allow-methods')).toContain('PATCH');
       expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      // An answer meant to be read cross-origin says so; one refused CORS keeps helmet's same-origin.
+      expect(preflight.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
       const res = await allowedApp.request(path, { key: other.owner.key, headers: { origin } });
       expect(res.headers.get('access-control-allow-origin')).toBe(origin);
       expect(res.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining');
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
       const refused = await allowedApp.request(path, { key: other.owner.key, headers: { origin: 'https://evil.example.com' } });
       expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+      expect(refused.headers.get('cross-origin-resource-policy')).toBe('same-origin');
       const error = await allowedApp.request(path, { headers: { origin } });
       expect(error.status).toBe(401);
       expect(error.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(error.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     } finally {
       await allowedApp.close();
     }
