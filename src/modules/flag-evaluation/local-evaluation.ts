@@ -83,6 +83,8 @@ const opaque = (tag: string) =>
 /** `If-None-Match`: a comma list; each entry compared without `W/` and quotes; `*` matches anything. */
 export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  // What SDKs send: the tag as they received it.
+  if (header === etag) return true;
   const current = opaque(etag);
   return header.split(',').some((entry) => entry.trim() === '*' || opaque(entry) === current);
 }
