@@ -1,3 +1,4 @@
+import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -8,7 +9,7 @@ import { systemClock, useClock, type Clock } from './clock';
 import { createContext, type AppContext, type AppServices } from './context';
 import { listenForChanges } from './db/change-listener';
 import { readCorsOrigins, readMetricsToken, readRateLimitConfig, type RateLimitConfig } from './config';
-import { AppError, requestErrors, translate } from './errors';
+import { AppError, isDatabaseTimeout, requestErrors, translate } from './errors';
 import { apolloMiddleware } from './graphql/apollo-koa';
 import { formatGraphQLError, isInternal } from './graphql/errors';
 import { apolloLimits } from './graphql/limits';
@@ -61,8 +62,11 @@ function errorMiddleware(logger: Logger): Middleware {
       await next();
     } catch (error) {
       const appError = translate(error);
-      if (!(error instanceof AppError))
-        logger.error({ err: error, request_id: ctx.state.requestId, method: ctx.method, url: redactUrl(ctx.url) }, 'unhandled error');
+      if (!(error instanceof AppError)) {
+        const fields = { err: error, request_id: ctx.state.requestId, method: ctx.method, url: redactUrl(ctx.url) };
+        if (isDatabaseTimeout(error)) logger.warn(fields, 'database timeout');
+        else logger.error(fields, 'unhandled error');
+      }
       ctx.set(appError.headers);
       if (appError.emptyBody) {
         ctx.body = '';
@@ -121,7 +125,10 @@ export async function createApp({
     // main.ts owns shutdown: stop accepting, finish in-flight requests, then stop Apollo and the pool.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => {
-      if (isInternal(error) && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error }, 'graphql error');
+      if (isInternal(error) && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+        if (isDatabaseTimeout(unwrapResolverError(error))) logger.warn({ err: error }, 'database timeout');
+        else logger.error({ err: error }, 'graphql error');
+      }
       return formatGraphQLError(formatted, error);
     },
   });

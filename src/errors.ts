@@ -145,6 +145,11 @@ export const requestErrors = {
 /** PostgreSQL's query_canceled (statement_timeout) and lock_not_available (lock_timeout). */
 const DATABASE_TIMEOUT_STATES = new Set(['57014', '55P03']);
 
+/** A statement PostgreSQL cancelled for running past its timeout: the 503 below, an expected refusal under load, not a defect. */
+export function isDatabaseTimeout(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && DATABASE_TIMEOUT_STATES.has(String((error as { code?: unknown }).code));
+}
+
 export const authErrors = {
   notAuthenticated: () =>
     new AppError(401, 'authentication_error', 'not_authenticated', 'Authentication credentials were not provided.').withHeader(
@@ -190,7 +195,7 @@ export function translate(error: unknown): AppError {
   const e = error as { status?: number; type?: string; expose?: boolean; message?: string; name?: string };
   // Errors thrown by the body parser (co-body / raw-body / http-errors).
   if (e && typeof e === 'object') {
-    if (DATABASE_TIMEOUT_STATES.has(String((e as { code?: unknown }).code))) return requestErrors.databaseTimeout();
+    if (isDatabaseTimeout(e)) return requestErrors.databaseTimeout();
     if (e.type === 'entity.too.large' || e.status === 413) return requestErrors.tooLarge(1048576);
     if (e.type === 'entity.parse.failed' || (e.status === 400 && e.name === 'SyntaxError')) return requestErrors.parse();
     if (e.status === 415) return requestErrors.unsupportedMediaType('unknown');

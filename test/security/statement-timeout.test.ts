@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { Client } from 'pg';
+import pino from 'pino';
 import { translate } from '../../src/errors';
 import { statementTimeoutDriverOptions } from '../../src/db/statement-timeout';
 import type { World } from '../helpers/factories';
@@ -39,9 +41,16 @@ onServer('on PostgreSQL', () => {
   let world: World;
   let flags: string;
   let holder: Client;
+  const lines: Array<{ level: number; msg: string }> = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line) as { level: number; msg: string });
+      done();
+    },
+  });
 
   beforeAll(async () => {
-    app = await startTestApp({ statementTimeoutMs: 300 });
+    app = await startTestApp({ statementTimeoutMs: 300, logger: pino({ level: 'warn' }, sink) });
     world = await app.factories.world();
     flags = `/api/projects/${world.project.id}/feature_flags`;
     holder = new Client({ connectionString: app.orm.config.get('clientUrl') });
@@ -81,5 +90,8 @@ onServer('on PostgreSQL', () => {
       await holder.query('rollback');
     }
     expect((await app.request(flags, { key: world.owner.key })).status).toBe(200);
+    // A refusal under load, logged as one (warn), not as a defect of the service (error).
+    expect(lines.filter((line) => line.msg === 'database timeout').map((line) => line.level)).toEqual([40, 40]);
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
   });
 });
