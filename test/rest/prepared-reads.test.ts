@@ -2,8 +2,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app';
 import type { World } from '../helpers/factories';
 
 /**
- * docs/operations.md ("The route table"): the access check and a flag read are prepared once per
- * connection. A newer version of the service may add columns while this one still runs (a rolling
+ * docs/operations.md ("The route table"): the access check, a flag read and the unfiltered flag list
+ * are prepared once per connection. A newer version of the service may add columns while this one still runs (a rolling
  * deploy, a second worker migrating first); its prepared reads keep answering. A retrieve runs
  * only those two statements, on the pool: no EntityManager fork, no unit of work.
  */
@@ -27,6 +27,11 @@ it('keeps answering a retrieve, by id and by key, after columns are added to its
       { p: String(world.project.id) },
       world.owner.key,
     );
+  // The unfiltered list is prepared too, and its page past the end counts with a prepared statement.
+  const list = () => app.request(`${flags}/?limit=2`, { key: world.owner.key });
+  const pastTheEnd = () => app.request(`${flags}/?offset=500`, { key: world.owner.key });
+  const [listed, beyond] = [await list(), await pastTheEnd()];
+  expect([listed.status, beyond.status, beyond.body.count, beyond.body.results]).toEqual([200, 200, listed.body.count, []]);
   const before = await read();
   expect(before.status).toBe(200);
   expect((await byKey()).body).toEqual({ data: { featureFlag: { id: created.body.id } } });
@@ -36,6 +41,8 @@ it('keeps answering a retrieve, by id and by key, after columns are added to its
   try {
     const after = await read();
     expect([after.status, after.body]).toEqual([200, before.body]);
+    expect((await list()).body).toEqual(listed.body);
+    expect((await pastTheEnd()).body).toEqual(beyond.body);
     expect((await byKey()).body).toEqual({ data: { featureFlag: { id: created.body.id } } });
   } finally {
     await app.factories.sql('alter table project drop column added_later');

@@ -65,6 +65,29 @@ const flagBy = (by: 'id' | 'key'): PreparedStatement => ({
 const FLAG_BY_ID = flagBy('id');
 const FLAG_BY_KEY = flagBy('key');
 
+/**
+ * A page of a project's flags with no filter (`$1` the project, `$2` limit, `$3` offset), the total
+ * riding on the rows: prepared, as it is what a console or script loads first; a filtered list
+ * builds its statement instead.
+ */
+const FLAG_PAGE: PreparedStatement = {
+  name: 'flagship_flag_page',
+  text: `select ${FLAG_COLUMNS.map((column) => `f.${column}`).join(', ')}, ${RIDERS}, count(*) over () as total_count
+    from feature_flag f where f.project_id = $1 and not f.deleted order by f.created_at desc, f.id desc limit $2 offset $3`,
+};
+const FLAG_COUNT: PreparedStatement = {
+  name: 'flagship_flag_count',
+  text: 'select count(*) as count from feature_flag f where f.project_id = $1 and not f.deleted',
+};
+
+const unfiltered = (filters: FlagListFilters) =>
+  !filters.search &&
+  (filters.active === undefined || filters.active === null) &&
+  !filters.type &&
+  !filters.createdById &&
+  !filters.tags?.length &&
+  !filters.status;
+
 async function readOneFlag(
   em: EntityManager,
   statement: PreparedStatement,
@@ -97,6 +120,16 @@ export const FeatureFlagStore = {
     offset: number,
     now: Date,
   ): Promise<Page<FlagRead>> {
+    if (unfiltered(filters)) {
+      const rows = await runPrepared<Record<string, unknown>>(em, FLAG_PAGE, [projectId, limit, offset]);
+      const count =
+        rows.length > 0
+          ? Number(rows[0].total_count)
+          : offset > 0
+            ? Number((await runPrepared<{ count: string }>(em, FLAG_COUNT, [projectId]))[0].count)
+            : 0;
+      return { count, results: rows.map(flagRead), limit, offset };
+    }
     const qb = em.createQueryBuilder(FeatureFlag, 'f').select(['f.*']).addSelect(raw(RIDERS)).where({ project: projectId, deleted: false });
     if (filters.search)
       qb.andWhere({ $or: [{ key: { $ilike: containsPattern(filters.search) } }, { name: { $ilike: containsPattern(filters.search) } }] });
