@@ -8,7 +8,7 @@ import { capture, uniqueId } from '../ingestion/capture-helpers';
  * Requests that froze the event loop (docs/evaluation.md §4.5–§4.8, docs/remote-evaluation.md "The
  * request", docs/ingestion.md §3.2): a catastrophic regular expression, a quadratic number check,
  * a property bag copied once per flag. Each hostile request runs while `/_health` is polled; the
- * guard is that every probe answers within 200 ms (before the fix each of these held the loop for
+ * guard is that every probe answers within a second (before the fix each of these held the loop for
  * seconds), and that the answer is the right one or a clear refusal.
  */
 let app: TestApp;
@@ -17,9 +17,11 @@ let token: string;
 /** Ids of what the hostile tests store, for the read-path sweep at the end. */
 const stored: Record<string, string> = {};
 
-const HEALTH_BOUND_MS = 200;
-// A probe is a timer on a shared 2-core machine: a case is tried again when one probe was slow once
-// (the stalls this pins lasted seconds, every time). Keys made inside cases are unique for that.
+// The stalls this pins lasted seconds, every time (up to 32 s). A probe is a timer on a shared 2-core
+// machine: with four test files at once, CI saw probes of 210-890 ms in cases whose probes answer in
+// ~10 ms when run alone, so the bound sits above that noise and below the stalls.
+const HEALTH_BOUND_MS = 1000;
+// A case is also tried again when one probe was slow once; keys made inside cases are unique for that.
 jest.retryTimes(2, { logErrorsBeforeRetry: true });
 const CATASTROPHIC = '^(a+)+$';
 const project = () => `/api/projects/${world.project.id}`;
