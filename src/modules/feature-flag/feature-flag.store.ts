@@ -57,10 +57,13 @@ function flagRead({
   };
 }
 
+/** A prepared flag read's columns: named, never `f.*` (docs/operations.md, "The route table"), with its riders. */
+const FLAG_READ_COLUMNS = `${FLAG_COLUMNS.map((column) => `f.${column}`).join(', ')}, ${RIDERS}`;
+
 /** One flag by id or by key (`$1` the project, `$2` the id or key): prepared, as a retrieve runs it on every request. */
 const flagBy = (by: 'id' | 'key'): PreparedStatement => ({
   name: `flagship_flag_by_${by}`,
-  text: `select ${FLAG_COLUMNS.map((column) => `f.${column}`).join(', ')}, ${RIDERS} from feature_flag f where f.project_id = $1 and f.${by} = $2`,
+  text: `select ${FLAG_READ_COLUMNS} from feature_flag f where f.project_id = $1 and f.${by} = $2`,
 });
 const FLAG_BY_ID = flagBy('id');
 const FLAG_BY_KEY = flagBy('key');
@@ -72,7 +75,7 @@ const FLAG_BY_KEY = flagBy('key');
  */
 const FLAG_PAGE: PreparedStatement = {
   name: 'flagship_flag_page',
-  text: `select ${FLAG_COLUMNS.map((column) => `f.${column}`).join(', ')}, ${RIDERS}, count(*) over () as total_count
+  text: `select ${FLAG_READ_COLUMNS}, count(*) over () as total_count
     from feature_flag f where f.project_id = $1 and not f.deleted order by f.created_at desc, f.id desc limit $2 offset $3`,
 };
 const FLAG_COUNT: PreparedStatement = {
