@@ -10,7 +10,7 @@ import { readCapturePayload, readQueryPayload } from '../../rest/capture.body';
 import { captureErrors } from '../ingestion/ingestion.errors';
 import { evaluateRemotely } from './remote-evaluation.service';
 import { parseRemoteEvaluationBody, readSubject } from './remote-evaluation.request';
-import { clientConfig, clientConfigScript, detailedShapeText, legacyShape } from './remote-evaluation.shapes';
+import { clientConfig, clientConfigScript, detailedShapeBytes, legacyShape } from './remote-evaluation.shapes';
 import { projectIdForToken } from '../project/project.tokens';
 
 const firstOf = (value: unknown) => (Array.isArray(value) ? value[0] : value);
@@ -37,7 +37,7 @@ async function evaluationAnswer(
   const config = firstOf(koa.query.config) === 'true' ? clientConfig() : undefined;
   if (shape === 'detailed') {
     koa.type = 'application/json';
-    koa.body = detailedShapeText(result, requestId, config);
+    koa.body = detailedShapeBytes(result, requestId, config);
   } else {
     koa.body = { ...legacyShape(result), ...config };
   }

@@ -3,7 +3,7 @@ import type { JsonSchema, OutsideOperation } from '../../openapi/types';
 /**
  * `/flags`, `/decide` and `/array/:token/config[.js]` in the OpenAPI document (served by
  * remote-evaluation.handler.ts, outside the route table). The shapes are those of
- * remote-evaluation.shapes.ts (`detailedShapeText`, `legacyShape`, `clientConfig`) and the request is
+ * remote-evaluation.shapes.ts (`detailedShapeBytes`, `legacyShape`, `clientConfig`) and the request is
  * what remote-evaluation.request.ts reads (docs/remote-evaluation.md).
  */
 

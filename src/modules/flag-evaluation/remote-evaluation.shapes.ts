@@ -21,59 +21,57 @@ function payloadOf({ flag, value }: RemoteFlag): unknown {
 }
 
 /**
- * Each flag's `metadata` as JSON text, per value it is answered with: built once per flag and value,
- * since the flags remote evaluation answers come from the cached definitions and never change in
- * place (a change loads new ones).
+ * One flag's member of a detailed answer (`"key":{key, enabled, variant, reason, metadata}`), UTF-8
+ * encoded, built once per value, reason and condition set it is answered with: the flags remote
+ * evaluation answers come from the cached definitions and never change in place (a change loads new
+ * ones), so a flag's few members are kept beside it. Nested maps keyed by what the evaluation
+ * returns, so a lookup builds no key string. Joining encoded members spares building 100 flags'
+ * JSON as text and encoding it again on every request (together about a fifth of /flags' CPU).
  */
-const metadataTexts = new WeakMap<FeatureFlag, Map<string | boolean, string>>();
+type MembersByReason = Map<EvaluationReason, Map<number | null, Buffer>>;
+const members = new WeakMap<FeatureFlag, Map<string | boolean, MembersByReason>>();
 
-function metadataText(item: RemoteFlag): string {
-  let texts = metadataTexts.get(item.flag);
-  if (!texts) metadataTexts.set(item.flag, (texts = new Map()));
-  let text = texts.get(item.value);
-  if (text === undefined) {
-    const { flag } = item;
-    text = JSON.stringify({
-      id: flag.id,
-      version: flag.version,
-      payload: payloadOf(item),
-      description: flag.name === '' ? null : flag.name,
-    });
-    texts.set(item.value, text);
+function memberOf(item: RemoteFlag): Buffer {
+  let byValue = members.get(item.flag);
+  if (!byValue) members.set(item.flag, (byValue = new Map()));
+  let byReason = byValue.get(item.value);
+  if (!byReason) byValue.set(item.value, (byReason = new Map()));
+  let byCondition = byReason.get(item.reason);
+  if (!byCondition) byReason.set(item.reason, (byCondition = new Map()));
+  let member = byCondition.get(item.conditionIndex);
+  if (member === undefined) {
+    const { flag, value, reason, conditionIndex } = item;
+    const key = JSON.stringify(flag.key);
+    const shape = {
+      key: flag.key,
+      enabled: value !== false,
+      variant: typeof value === 'string' ? value : null,
+      reason: { code: reason, condition_index: conditionIndex, description: DESCRIPTIONS[reason](conditionIndex) },
+      metadata: { id: flag.id, version: flag.version, payload: payloadOf(item), description: flag.name === '' ? null : flag.name },
+    };
+    member = Buffer.from(`${key}:${JSON.stringify(shape)}`);
+    byCondition.set(conditionIndex, member);
   }
-  return text;
+  return member;
 }
 
-const reasonTexts = new Map<string, string>();
-
-function reasonText(code: EvaluationReason, index: number | null): string {
-  const cacheKey = `${code}:${index}`;
-  let text = reasonTexts.get(cacheKey);
-  if (text === undefined) {
-    text = JSON.stringify({ code, condition_index: index, description: DESCRIPTIONS[code](index) });
-    // Bounded: five reasons times the condition indexes flags have.
-    if (reasonTexts.size < 10_000) reasonTexts.set(cacheKey, text);
-  }
-  return text;
-}
+const OPEN = Buffer.from('{"flags":{');
+const COMMA = Buffer.from(',');
 
 /**
- * docs/remote-evaluation.md ("The answers"): `/flags?v=2` and `/decide?v=4`, as JSON text: per flag
- * `{key, enabled, variant, reason, metadata}`, where the reason and metadata texts are built once
- * (the SDK path answers every page view; serialising 100 flags' objects anew was a tenth of its CPU).
+ * docs/remote-evaluation.md ("The answers"): `/flags?v=2` and `/decide?v=4`, as encoded JSON: per flag
+ * `{key, enabled, variant, reason, metadata}` (each flag's member built once, `memberOf`).
  * `extra`: more members (the client config) after `requestId`.
  */
-export function detailedShapeText(result: RemoteEvaluation, requestId: string, extra?: Record<string, unknown>): string {
-  let text = '{"flags":{';
+export function detailedShapeBytes(result: RemoteEvaluation, requestId: string, extra?: Record<string, unknown>): Buffer {
+  const parts: Buffer[] = [OPEN];
   result.flags.forEach((item, i) => {
-    const key = JSON.stringify(item.flag.key);
-    const variant = typeof item.value === 'string' ? JSON.stringify(item.value) : 'null';
-    text +=
-      `${i === 0 ? '' : ','}${key}:{"key":${key},"enabled":${item.value !== false},"variant":${variant},` +
-      `"reason":${reasonText(item.reason, item.conditionIndex)},"metadata":${metadataText(item)}}`;
+    if (i > 0) parts.push(COMMA);
+    parts.push(memberOf(item));
   });
-  text += `},"errorsWhileComputingFlags":${result.errorsWhileComputingFlags},"requestId":${JSON.stringify(requestId)}`;
-  return `${text}${extra ? `,${JSON.stringify(extra).slice(1, -1)}` : ''}}`;
+  const tail = `},"errorsWhileComputingFlags":${result.errorsWhileComputingFlags},"requestId":${JSON.stringify(requestId)}`;
+  parts.push(Buffer.from(`${tail}${extra ? `,${JSON.stringify(extra).slice(1, -1)}` : ''}}`));
+  return Buffer.concat(parts);
 }
 
 /** docs/remote-evaluation.md ("The answers"): `/flags` v1 and `/decide` v3. */
