@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { Caller } from './auth/access';
 import type { LocalEvaluationAccess } from './auth/local-evaluation-access';
 import type { Clock } from './clock';
+import type { ProjectForUser } from './modules/project/project.store';
 
 /**
  * SPEC-GAP: how long a credential's or a token's lookup is remembered per process, so a polling SDK
@@ -19,6 +20,12 @@ export interface AppCaches {
   localEvaluation: LRUCache<string, LocalEvaluationAccess>;
   /** The project a public or secret token names (src/modules/project/project.tokens.ts). */
   tokens: LRUCache<string, number>;
+  /**
+   * A member's standing in a project (ProjectStore.forUser), by user and project id, for checks that
+   * ask a read scope; writes always look it up afresh (src/auth/access.ts). Forgotten at once when
+   * this process changes roles, role memberships or resource access.
+   */
+  standings: LRUCache<string, ProjectForUser>;
 }
 
 export function createAppCaches(clock: Clock): AppCaches {
@@ -27,5 +34,10 @@ export function createAppCaches(clock: Clock): AppCaches {
   // per read on the hot path, and a moved test clock unseen by the next request when that timer has
   // not fired yet.
   const options = { max: MAX_ENTRIES, ttl: CREDENTIAL_TTL_MS, ttlResolution: 0, perf: clock } as const;
-  return { callers: new LRUCache(options), localEvaluation: new LRUCache(options), tokens: new LRUCache(options) };
+  return {
+    callers: new LRUCache(options),
+    localEvaluation: new LRUCache(options),
+    tokens: new LRUCache(options),
+    standings: new LRUCache(options),
+  };
 }

@@ -2,7 +2,7 @@ import { authErrors, requestErrors } from '../errors';
 import type { AppContext } from '../context';
 import { PersonalApiKeyStore } from '../modules/personal-api-key/personal-api-key.store';
 import { Project } from '../modules/project/project.entity';
-import { ProjectStore } from '../modules/project/project.store';
+import { ProjectStore, type ProjectForUser } from '../modules/project/project.store';
 import { DEFAULT_FLAG_ACCESS_LEVEL } from '../modules/role/role.entity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../modules/user/user.entity';
@@ -84,26 +84,33 @@ export function parseId(value: unknown): number | null {
  * Checks 1–6 of docs/rest-api.md §1.3 for a project-scoped operation: authentication (401),
  * the project (404), the key's project/organization limits (403), the scope (403) and
  * membership (403). The project and the caller's membership come in one SQL statement, made once
- * per request and project whatever scopes the request's fields need.
+ * per request and project whatever scopes the request's fields need; a read scope may take it from
+ * the last second's lookups (AppCaches.standings), a write scope always asks the database.
  */
 export async function accessProject(ctx: AppContext, projectRef: unknown, scope: Scope): Promise<ProjectAccess> {
-  const standing = await projectStanding(ctx, projectRef);
+  const standing = await projectStanding(ctx, projectRef, scope.endsWith(':write'));
   if (!scopesAllow(standing.caller.key.scopes, scope)) throw authErrors.missingScope(scope);
   if (standing.level === null) throw authErrors.noProjectAccess();
   return { ...standing, level: standing.level };
 }
 
-/** Checks 1–4, memoised per request and project reference. */
-function projectStanding(ctx: AppContext, projectRef: unknown): Promise<ProjectStanding> {
-  const memoKey = String(projectRef);
-  let standing = ctx.projects.get(memoKey);
+/** This process changed who may do what in an organization: every remembered standing is looked up afresh. */
+export function forgetStandings(ctx: AppContext): void {
+  ctx.caches.standings.clear();
+}
+
+/** Checks 1–4, memoised per request and project reference; an answer looked up afresh serves reads too. */
+function projectStanding(ctx: AppContext, projectRef: unknown, fresh: boolean): Promise<ProjectStanding> {
+  const memoKey = (ref: unknown, isFresh: boolean) => (isFresh ? `${String(ref)} fresh` : String(ref));
+  let standing = ctx.projects.get(memoKey(projectRef, true)) ?? (fresh ? undefined : ctx.projects.get(memoKey(projectRef, false)));
   if (!standing) {
-    const resolved = resolveProjectStanding(ctx, projectRef);
-    ctx.projects.set(memoKey, resolved);
+    const resolved = resolveProjectStanding(ctx, projectRef, fresh);
+    ctx.projects.set(memoKey(projectRef, fresh), resolved);
     // `@current` (or `007`) and the id it names are one project: later lookups by id reuse the answer.
     resolved.then(
       ({ project }) => {
-        if (!ctx.projects.has(String(project.id))) ctx.projects.set(String(project.id), resolved);
+        const byId = memoKey(project.id, fresh);
+        if (!ctx.projects.has(byId)) ctx.projects.set(byId, resolved);
       },
       () => undefined,
     );
@@ -112,11 +119,11 @@ function projectStanding(ctx: AppContext, projectRef: unknown): Promise<ProjectS
   return standing;
 }
 
-async function resolveProjectStanding(ctx: AppContext, projectRef: unknown): Promise<ProjectStanding> {
+async function resolveProjectStanding(ctx: AppContext, projectRef: unknown, fresh: boolean): Promise<ProjectStanding> {
   const caller = await authenticate(ctx);
   const projectId = projectRef === '@current' ? caller.user.currentProjectId : parseId(projectRef);
   if (!projectId) throw requestErrors.projectNotFound();
-  const found = await ProjectStore.forUser(ctx.reads, projectId, caller.user.id);
+  const found = await projectForUser(ctx, projectId, caller.user.id, fresh);
   if (!found) throw requestErrors.projectNotFound();
   const { project, membershipLevel: level, flagAccessLevel, roleLevel } = found;
   const { key } = caller;
@@ -126,4 +133,14 @@ async function resolveProjectStanding(ctx: AppContext, projectRef: unknown): Pro
     throw authErrors.keyOrganizationScope(organizationId);
   }
   return { caller, project, level, flagAccessLevel: flagAccessLevel ?? DEFAULT_FLAG_ACCESS_LEVEL, roleLevel };
+}
+
+/** The project and the user's standing there; remembered only for a member (a lookup that succeeds). */
+async function projectForUser(ctx: AppContext, projectId: number, userId: number, fresh: boolean): Promise<ProjectForUser | null> {
+  const cacheKey = `${userId} ${projectId}`;
+  const remembered = fresh ? undefined : ctx.caches.standings.get(cacheKey);
+  if (remembered) return remembered;
+  const found = await ProjectStore.forUser(ctx.reads, projectId, userId);
+  if (found?.membershipLevel != null) ctx.caches.standings.set(cacheKey, found);
+  return found;
 }

@@ -115,6 +115,18 @@ describe('credentials (§2.1, §2.2)', () => {
     expect(res.body).toEqual(invalidKey('Authorization header'));
   });
 
+  it('lets a member removed by another writer read for the second a standing is remembered, and never write', async () => {
+    const member = await app.factories.member(world.organization);
+    expect((await get(flags, { key: member.key })).status).toBe(200);
+    await app.factories.sql('delete from organization_membership where user_id = ?', [member.user.id]);
+    expect((await get(flags, { key: member.key })).status).toBe(200);
+    const write = await app.request(`${flags}/${flagId}`, { method: 'PATCH', key: member.key, body: { name: 'not yours' } });
+    expect([write.status, write.body]).toEqual([403, forbidden("You don't have access to the project.")]);
+    app.clock.advance(CREDENTIAL_TTL_MS + 1);
+    const read = await get(flags, { key: member.key });
+    expect([read.status, read.body]).toEqual([403, forbidden("You don't have access to the project.")]);
+  });
+
   it("refuses the project's public and secret tokens on the flag routes", async () => {
     const [{ api_token: publicToken, secret_api_token: secretToken }] = await app.factories.sql(
       'select api_token, secret_api_token from project where id = ?',

@@ -135,8 +135,9 @@ describe('regression: c1 = 100 × c0, c2 = 100 × c1, c3 = 10 × c2, c4 = 10 × 
       ]);
       // c2 and c1 are inlined (10,100 conditions in all); c3 and c4 are left to the matcher.
       expect(sql.total).toBeLessThan((LIMIT + 100) * 60);
-      // The project and membership, the page, its creators, the project's cohorts, then one count each.
-      expect(sql.count).toBe(4 + 5);
+      // The page, its creators, the project's cohorts, then one count each (the caller's standing in the
+      // project is remembered from the writes' lookups before: src/app-caches.ts).
+      expect(sql.count).toBe(3 + 5);
     });
 
     it('sizes a blast radius over c4 and c3 together within one statement budget', async () => {
@@ -208,8 +209,8 @@ describe('regression: a diamond chain of depth 19 made a list of 6 cohorts take 
     });
     expect(results.map((r) => [r.name, r.count])).toEqual([14, 15, 16, 17, 18, 19].reverse().map((i) => [`d${i}`, 2]));
     expect(sql.longest).toBeLessThan(2_000);
-    // The project and membership, the page, the project's cohorts (no creators: made by hand), one count each.
-    expect(sql.count).toBe(3 + 6);
+    // The page, the project's cohorts (no creators: made by hand), one count each (the standing is remembered).
+    expect(sql.count).toBe(2 + 6);
 
     for (let i = 20; i <= 60; i++) chain.push(await storedByHand(`d${i}`, refs(chain[i - 1], 2), other));
     expect((await get(`/cohorts/${chain[60]}/`, other)).body.count).toBe(2);

@@ -140,6 +140,20 @@ describe('role access on one flag, step by step', () => {
     expect([allowed.status, allowed.body.name, allowed.body.can_edit]).toEqual([200, 'by m', true]);
   });
 
+  it("a role's level changed through the API shows in the member's next read, though the member's standing is remembered", async () => {
+    const m = await app.factories.member(world.organization);
+    const flag = await flagBy(world.owner);
+    const editors = await roleNamed('Soon editors', 21);
+    await steps.addMember(world.organization, admin.key, editors.id, m.user);
+    // This read remembers m's standing (role level 21) for a second on the app's clock, which stands still here.
+    expect((await request(paths.flag(flag.id), m.key)).body.can_edit).toBe(false);
+    const raised = await request(org.role(editors.id), admin.key, 'PATCH', { feature_flags_access_level: 37 });
+    expect(raised.status).toBe(200);
+    expect((await request(paths.flag(flag.id), m.key)).body.can_edit).toBe(true);
+    expect((await request(org.role(editors.id), admin.key, 'DELETE')).status).toBe(204);
+    expect((await request(paths.flag(flag.id), m.key)).body.can_edit).toBe(false);
+  });
+
   it('lists and deletes records, answers 405 to PATCH, and refuses bad POSTs', async () => {
     const flag = await flagBy(u);
     const first = await post(flag.id, u.key, { role_id: engineering.id });

@@ -1,6 +1,6 @@
 import { refuseUniqueViolation } from '../../db/unique-violation';
 import { accessOrganization, requireAdmin } from '../../auth/organization-access';
-import { parseId, callerReference } from '../../auth/access';
+import { parseId, callerReference, forgetStandings } from '../../auth/access';
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
 import { findPage, type Page, type PageArgs } from '../../pagination';
@@ -43,6 +43,7 @@ export const ResourceAccessService = {
       createdBy: callerReference(ctx.em, access.caller),
     });
     await refuseUniqueViolation(() => ctx.em.flush(), roleErrors.resourceAccessExists);
+    forgetStandings(ctx);
     return record;
   },
 
@@ -63,6 +64,7 @@ export const ResourceAccessService = {
     if (hasField(input, 'accessLevel')) record.accessLevel = parseFlagAccessLevel(input.accessLevel, 'access_level');
     else if (mode === 'put') throw fieldErrors.required('access_level');
     await ctx.em.flush();
+    forgetStandings(ctx);
     return record;
   },
 
@@ -71,6 +73,7 @@ export const ResourceAccessService = {
     const record = await findRecord(ctx, access.organization.id, id);
     requireAdmin(access);
     await ctx.em.nativeDelete(OrganizationResourceAccess, { id: record.id });
+    forgetStandings(ctx);
     return record;
   },
 };

@@ -1,5 +1,6 @@
 import { holdReferenced } from '../../db/references';
 import { refuseUniqueViolation } from '../../db/unique-violation';
+import { forgetStandings } from '../../auth/access';
 import { accessOrganization, requireAdmin } from '../../auth/organization-access';
 import type { AppContext } from '../../context';
 import { fieldErrors, requestErrors } from '../../errors';
@@ -36,7 +37,7 @@ export const RoleMembershipService = {
     const member = user && (await ctx.em.count(OrganizationMembership, { organization: access.organization.id, user: user.id }));
     if (!user || !member) throw roleErrors.userDoesNotExist();
     if (await ctx.em.count(RoleMembership, { role: role.id, user: user.id })) throw roleErrors.alreadyMember();
-    return refuseUniqueViolation(
+    const created = await refuseUniqueViolation(
       () =>
         ctx.em.transactional(async (em) => {
           // A role or user deleted since the lookups above: the same answers as if it had been gone then.
@@ -48,6 +49,8 @@ export const RoleMembershipService = {
         }),
       roleErrors.alreadyMember,
     );
+    forgetStandings(ctx);
+    return created;
   },
 
   async delete(ctx: AppContext, organizationRef: unknown, roleId: unknown, membershipId: unknown): Promise<RoleMembership> {
@@ -56,6 +59,7 @@ export const RoleMembershipService = {
     const membership = await findMembership(ctx, role.id, membershipId);
     requireAdmin(access);
     await ctx.em.nativeDelete(RoleMembership, { id: membership.id });
+    forgetStandings(ctx);
     return membership;
   },
 };

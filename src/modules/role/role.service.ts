@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { refuseUniqueViolation } from '../../db/unique-violation';
 import { logFlagRoleAccess } from '../activity/activity.log';
-import { callerReference } from '../../auth/access';
+import { callerReference, forgetStandings } from '../../auth/access';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { accessOrganization, requireAdmin, type OrganizationAccess } from '../../auth/organization-access';
 import type { AppContext } from '../../context';
@@ -55,7 +55,9 @@ export const RoleService = {
     const access = await accessOrganization(ctx, organizationRef, 'organization:write');
     const role = await findRole(ctx.em, access.organization.id, roleId);
     requireAdmin(access);
-    return writeRole(ctx.em, access, role, input, mode);
+    const written = await writeRole(ctx.em, access, role, input, mode);
+    forgetStandings(ctx);
+    return written;
   },
 
   /**
@@ -75,6 +77,7 @@ export const RoleService = {
       }
       await em.nativeDelete(Role, { id: role.id });
     });
+    forgetStandings(ctx);
     return role;
   },
 };
