@@ -36,7 +36,9 @@ export async function startService(database: NodeJS.ProcessEnv): Promise<Running
   const env = serviceEnv(database, port);
   // BENCH_PROFILE=<dir>: the service writes a CPU profile there when it stops (`node --cpu-prof`).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
-  const child = spawnNode(path.join(DIST, 'src/main.js'), [], env, profile);
+  // BENCH_NODE_ARGS: more options for the service's node (a heap setting being tried, say).
+  const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawnNode(path.join(DIST, 'src/main.js'), [], env, [...profile, ...extra]);
   const url = `http://127.0.0.1:${port}`;
   let exit: string | undefined;
   child.once('exit', (code, signal) => {
