@@ -5,7 +5,8 @@ import type { Project } from '../../src/modules/project/project.entity';
 
 /**
  * Listing flags costs a constant number of SQL statements, whatever the page size: the project
- * with the caller's membership, and the page (with its window count, experiment ids and creators).
+ * with the caller's membership (unless remembered from the last second's requests), and the page
+ * (with its window count, experiment ids and creators).
  * `canEdit` adds none. The key (joined with its user) is remembered for CREDENTIAL_TTL_MS on the
  * app's clock (docs/operations.md, "Time and caches"), which stands still in tests: every statement
  * is counted, and a test of its own moves the clock past the key's lookup.
@@ -104,8 +105,10 @@ beforeAll(async () => {
   small = await app.factories.project(world.organization, 'Small');
   await seed(large, 100);
   await seed(small, 10);
-  // Warm-up: the first use of each key stamps `last_used_at` (at most hourly); not counted below.
+  // Warm-up, not counted below: the first use of each key stamps `last_used_at` (at most hourly), and
+  // each caller's standing in a project is remembered (src/app-caches.ts), so 10 flags and 100 compare alike.
   for (const member of creators) await app.request(`/api/projects/${large.id}/feature_flags?limit=1`, { key: member.key });
+  await app.request(`/api/projects/${small.id}/feature_flags?limit=1`, { key: world.owner.key });
 });
 afterAll(() => app.close());
 
@@ -150,8 +153,11 @@ describe('listing flags with createdBy and canEdit', () => {
         }
       }
     `;
+    // A project the owner has not asked about yet, so its standing there is looked up (src/app-caches.ts).
+    const fresh = await app.factories.project(world.organization, 'Not asked about yet');
+    await seed(fresh, 10);
     const { response, statements: sent } = await measure(async () => {
-      const res = await app.graphql(query, { projectId: String(small.id) }, world.owner.key);
+      const res = await app.graphql(query, { projectId: String(fresh.id) }, world.owner.key);
       return { status: res.status, body: res.body };
     });
     expect(response.body.errors).toBeUndefined();
@@ -221,10 +227,13 @@ describe('listing flags with createdBy and canEdit', () => {
  * grants for the page (can_edit), the page's role-access records, and their roles.
  */
 describe('listing flags with canEdit and roleAccess at organization level 21', () => {
-  /** project access (with both levels), page (with creators), can_edit grants, role-access records, roles. */
-  const GRAPHQL_STATEMENTS = 5;
-  /** REST shows can_edit but not roleAccess: project access, page (with creators), can_edit grants. */
-  const REST_STATEMENTS = 3;
+  /**
+   * The page (with creators), can_edit grants, role-access records, roles; the project access (with
+   * both levels) is remembered from the viewer's earlier request in the project (src/app-caches.ts).
+   */
+  const GRAPHQL_STATEMENTS = 4;
+  /** REST shows can_edit but not roleAccess: the page (with creators), can_edit grants. */
+  const REST_STATEMENTS = 2;
 
   let restricted: World;
   let viewer: Member;
@@ -306,7 +315,9 @@ describe('listing flags with canEdit and roleAccess at organization level 21', (
     small21 = await app.factories.project(org, 'Small at 21');
     await seedWithRoleAccess(large21, 100, viewerRole, otherRole);
     await seedWithRoleAccess(small21, 10, viewerRole, otherRole);
-    await app.request(`/api/projects/${large21.id}/feature_flags?limit=1`, { key: viewer.key }); // stamps last_used_at
+    // Stamps last_used_at; the viewer's standing in both projects is remembered for the counts below.
+    await app.request(`/api/projects/${large21.id}/feature_flags?limit=1`, { key: viewer.key });
+    await app.request(`/api/projects/${small21.id}/feature_flags?limit=1`, { key: viewer.key });
   });
 
   it('seeds flags whose can_edit depends on the role-access records', async () => {
