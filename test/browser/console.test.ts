@@ -100,6 +100,27 @@ describeWithBrowser('the console in a browser', () => {
     await expectAccessible(page);
   });
 
+  it('wraps a 20,000-character name instead of widening the list or the flag page', async () => {
+    const created = await rest(`${flagsPath()}/`, 'POST', {
+      key: 'long-name',
+      name: 'n'.repeat(20_000),
+      filters: { groups: [{ properties: [], rollout_percentage: 100 }] },
+    });
+    expect(created.status).toBe(201);
+    const { page } = await open();
+    await signIn(page, world.owner.key);
+    const sideways = () =>
+      page.evaluate(() => {
+        const root = (globalThis as any).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+    await page.getByRole('link', { name: 'long-name' }).waitFor();
+    await expect(sideways()).resolves.toBeLessThanOrEqual(0);
+    await page.goto(`${app.baseUrl}/feature-flags/${created.body.id}`);
+    await page.getByRole('heading', { name: 'long-name' }).waitFor();
+    await expect(sideways()).resolves.toBeLessThanOrEqual(0);
+  });
+
   it('toggles a flag, and shows a concurrent edit as a conflict instead of overwriting it', async () => {
     const created = await rest(`${flagsPath()}/`, 'POST', {
       key: 'toggled',

@@ -117,6 +117,8 @@ describeWithBrowser('experiments in the console', () => {
     await page.getByRole('button', { name: 'Launch', exact: true }).click();
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText('Launch Checkout button?').waitFor();
+    // The stored name sits isolated in the question (web/src/Stored.tsx): an override inside cannot reorder it.
+    await expect(dialog.locator('#confirm-question bdi').textContent()).resolves.toBe('Checkout button');
     // Focus moves to the confirming button. (A function, not a string: the console's CSP forbids the
     // eval a string predicate needs once it polls.)
     await page.waitForFunction(() => (globalThis as any).document.activeElement?.textContent === 'Confirm launch');

@@ -7,6 +7,7 @@ import { ErrorMessage, refusalOf } from '../errors';
 import { FieldError } from '../fields';
 import { AddMembers, CHOICES_LIMIT, CohortChoices } from './queries';
 import { MAX_DISTINCT_IDS, definitionInWords, distinctIdsOf, pasteProblem, type WordsNode } from './cohort-model';
+import { Stored } from '../Stored';
 import './cohorts.css';
 
 const CohortQuery = graphql(`
@@ -112,7 +113,8 @@ export function CohortPage() {
       {confirming ? (
         <div role="alertdialog" aria-labelledby="confirm-delete" className="confirm">
           <p id="confirm-delete">
-            Delete {cohort.name}? Flags that still name it will treat it as empty: its persons stop matching them. It can be restored.
+            Delete <Stored text={cohort.name} />? Flags that still name it will treat it as empty: its persons stop matching them. It can be
+            restored.
           </p>
           <button
             type="button"
@@ -123,7 +125,7 @@ export function CohortPage() {
                 .catch(() => undefined)
             }
           >
-            Delete {cohort.name}
+            Delete <Stored text={cohort.name} />
           </button>{' '}
           <button type="button" onClick={() => setConfirming(false)}>
             Cancel

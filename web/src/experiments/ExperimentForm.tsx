@@ -21,6 +21,7 @@ import {
   type ExperimentFormModel,
 } from './experiment-model';
 import { EVENT_NAMES_LIST, MetricEditor } from './MetricEditor';
+import { Stored } from '../Stored';
 import './experiments.css';
 
 const ExperimentToEdit = graphql(`
@@ -169,7 +170,15 @@ export function ExperimentForm() {
 
   return (
     <section aria-labelledby="form-title">
-      <h1 id="form-title">{editing ? `Edit ${stored!.name}` : 'New experiment'}</h1>
+      <h1 id="form-title">
+        {editing ? (
+          <>
+            Edit <Stored text={stored!.name} />
+          </>
+        ) : (
+          'New experiment'
+        )}
+      </h1>
       <datalist id={EVENT_NAMES_LIST}>
         {eventNames.map((name) => (
           <option key={name} value={name} />

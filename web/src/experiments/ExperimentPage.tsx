@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { graphql } from '../gql';
@@ -9,6 +9,7 @@ import { ExperimentResults } from './ExperimentResults';
 import { ExperimentHistory } from './ExperimentHistory';
 import { ExperimentSettings } from './ExperimentSettings';
 import { statusOf, when } from './experiment-model';
+import { Stored } from '../Stored';
 import './experiments.css';
 
 const TABS = ['Results', 'Settings', 'History'];
@@ -96,22 +97,32 @@ export function ExperimentPage() {
   const state = statusOf(experiment);
   const editable = canWrite('experiment');
 
-  const questions: Record<Action, { text: string; button: string }> = {
+  // The stored name is isolated (Stored): a right-to-left override in it cannot reorder the question.
+  const name = <Stored text={experiment.name} />;
+  const questions: Record<Action, { text: ReactNode; button: string }> = {
     launch: {
-      text: `Launch ${experiment.name}? It starts now and switches its flag ${experiment.featureFlag.key} on, so SDKs start splitting persons into variants.`,
+      text: (
+        <>
+          Launch {name}? It starts now and switches its flag {experiment.featureFlag.key} on, so SDKs start splitting persons into variants.
+        </>
+      ),
       button: 'Confirm launch',
     },
     stop: {
-      text: `Stop ${experiment.name}? It ends now; results keep what was measured until now. The flag stays as it is.`,
+      text: <>Stop {name}? It ends now; results keep what was measured until now. The flag stays as it is.</>,
       button: 'Confirm stop',
     },
     archive: {
-      text: `Archive ${experiment.name}? It leaves the experiment list (the Archived filter shows it); nothing else changes.`,
+      text: <>Archive {name}? It leaves the experiment list (the Archived filter shows it); nothing else changes.</>,
       button: 'Confirm archive',
     },
-    unarchive: { text: `Unarchive ${experiment.name}? It returns to the experiment list.`, button: 'Confirm unarchive' },
+    unarchive: { text: <>Unarchive {name}? It returns to the experiment list.</>, button: 'Confirm unarchive' },
     delete: {
-      text: `Delete ${experiment.name} for good? Its flag ${experiment.featureFlag.key} is soft-deleted too unless another experiment uses it.`,
+      text: (
+        <>
+          Delete {name} for good? Its flag {experiment.featureFlag.key} is soft-deleted too unless another experiment uses it.
+        </>
+      ),
       button: 'Confirm delete',
     },
   };
@@ -234,7 +245,7 @@ function Confirm({
   returnFocusTo,
 }: {
   returnFocusTo: string;
-  text: string;
+  text: ReactNode;
   button: string;
   busy: boolean;
   onConfirm: () => void;
@@ -244,7 +255,7 @@ function Confirm({
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     confirmRef.current?.focus();
-  }, [text]);
+  }, [button]);
   const cancel = () => {
     onCancel();
     // Back to the button that asked (it stays in the page).

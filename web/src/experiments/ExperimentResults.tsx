@@ -7,6 +7,7 @@ import { ErrorMessage } from '../errors';
 import { IntervalChart, ProbabilityChart, ValueChart } from './results/ResultCharts';
 import { ResultsTable } from './results/ResultsTable';
 import { MIN_EXPOSURE, noDataText, pValue, readResult, verdictOf, type ResultModel } from './results/model';
+import { Stored } from '../Stored';
 import './results/results.css';
 
 const ResultsQuery = graphql(`
@@ -327,7 +328,9 @@ function SecondaryResult({
         <>
           <div className="table-scroll">
             <table className="results-table">
-              <caption>{`Results: ${name}`}</caption>
+              <caption>
+                Results: <Stored text={name} />
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">Variant</th>

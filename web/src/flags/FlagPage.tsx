@@ -10,6 +10,7 @@ import { FlagHistory } from './FlagHistory';
 import { FlagPermissions } from './FlagPermissions';
 import { FlagEvaluate } from './FlagEvaluate';
 import { FlagUsage } from './FlagUsage';
+import { Stored } from '../Stored';
 
 const TABS = ['Overview', 'Usage', 'History', 'Permissions', 'Evaluate'];
 
@@ -77,7 +78,11 @@ export function FlagPage() {
           </>
         ) : null}
       </div>
-      {flag.name ? <p>{flag.name}</p> : null}
+      {flag.name ? (
+        <p>
+          <Stored text={flag.name} />
+        </p>
+      ) : null}
       {confirming ? (
         <div role="alertdialog" aria-labelledby="confirm-delete" className="confirm">
           <p id="confirm-delete">Delete {flag.key}? SDKs stop receiving it; its history is kept.</p>

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
 import { useConsole } from '../Layout';
 import { ErrorMessage } from '../errors';
+import { Stored } from '../Stored';
 
 const Permissions = graphql(`
   query ConsoleFlagPermissions($projectId: ID!, $id: Int!) {
@@ -57,7 +58,7 @@ export function FlagPermissions({ flagId, editable }: { flagId: number; editable
       <ul>
         {granted.map((access) => (
           <li key={access.id}>
-            {access.role.name}{' '}
+            <Stored text={access.role.name} />{' '}
             {editable ? (
               <button
                 type="button"
@@ -68,7 +69,7 @@ export function FlagPermissions({ flagId, editable }: { flagId: number; editable
                     .catch(() => undefined)
                 }
               >
-                Revoke {access.role.name}
+                Revoke <Stored text={access.role.name} />
               </button>
             ) : null}
           </li>
