@@ -132,6 +132,47 @@ describe('the detailed shape (/flags?v=2, /decide?v=4)', () => {
     expect(res.headers.get('x-request-id')).toBe(res.body.requestId);
   });
 
+  it('answers a payload over 1 KiB whole under each condition set, first or not (it is kept apart from the members)', async () => {
+    const payload = JSON.stringify({ text: 'x'.repeat(2_000) });
+    const id = await createFlag({
+      key: 'large-payload',
+      filters: {
+        groups: [
+          { properties: [{ key: 'plan', type: 'person', value: 'pro', operator: 'exact' }], rollout_percentage: 100 },
+          { properties: [{ key: 'plan', type: 'person', value: 'free', operator: 'exact' }], rollout_percentage: 100 },
+        ],
+        payloads: { true: payload },
+      },
+    });
+    try {
+      for (const [distinctId, index] of [
+        ['pro-user', 0],
+        ['free-user', 1],
+        ['pro-user', 0],
+      ] as const) {
+        for (const flagKeys of [undefined, ['large-payload'], ['large-payload', 'everyone']]) {
+          const res = await post('/flags/?v=2', { token, distinct_id: distinctId, ...(flagKeys ? { flag_keys: flagKeys } : {}) });
+          expect(res.status).toBe(200);
+          expect(res.body.flags['large-payload']).toEqual({
+            key: 'large-payload',
+            enabled: true,
+            variant: null,
+            reason: { code: 'condition_match', condition_index: index, description: `Matched condition set ${index + 1}` },
+            metadata: { id, version: expect.any(Number), payload, description: null },
+          });
+          if (flagKeys?.includes('everyone')) expect(res.body.flags.everyone.metadata.payload).toBe('"hello"');
+        }
+      }
+    } finally {
+      const gone = await app.request(`/api/projects/${world.project.id}/feature_flags/${id}/`, {
+        method: 'PATCH',
+        key: world.owner.key,
+        body: { deleted: true },
+      });
+      expect(gone.status).toBe(200);
+    }
+  });
+
   it('gives a new requestId per request, and /decide?v=4 the same flags', async () => {
     const a = await post('/flags?v=2', { token, distinct_id: 'free-user' });
     const b = await post('/decide/?v=4', { token, distinct_id: 'free-user' });

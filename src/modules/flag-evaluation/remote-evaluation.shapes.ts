@@ -24,66 +24,85 @@ function payloadOf({ flag, value }: RemoteFlag): unknown {
  * A detailed answer is joined from encoded parts built once, not serialised per request (building
  * 100 flags' JSON as text and encoding it again was about a fifth of /flags' CPU): the flags remote
  * evaluation answers come from the cached definitions and never change in place (a change loads new
- * ones), so each flag's parts are kept beside it. A member is its head (`"key":{key, enabled,
- * variant, reason,"metadata":`), built per value, reason and condition set, then its metadata,
- * built per value: the metadata carries the payload (up to the flag's 1 MiB), which must not be
- * copied once per condition set. Nested maps keyed by what the evaluation returns: a lookup builds
- * no key string.
+ * ones), so each flag's parts are kept beside it. A member (`,"key":{key, enabled, variant, reason,
+ * "metadata":{…}}`) is built per value, reason and condition set. Its metadata carries the payload
+ * (up to the flag's 1 MiB), which must not be copied once per condition set: a member whose metadata
+ * is small is one part, a larger one joins a head to its value's metadata, kept once.
  */
-type HeadsByReason = Map<EvaluationReason, Map<number | null, Buffer>>;
-const heads = new WeakMap<FeatureFlag, Map<string | boolean, HeadsByReason>>();
-const metadata = new WeakMap<FeatureFlag, Map<string | boolean, Buffer>>();
+const WHOLE_MEMBER_MAX_METADATA = 1024;
 
-function headOf(item: RemoteFlag): Buffer {
-  let byValue = heads.get(item.flag);
-  if (!byValue) heads.set(item.flag, (byValue = new Map()));
-  let byReason = byValue.get(item.value);
-  if (!byReason) byValue.set(item.value, (byReason = new Map()));
-  let byCondition = byReason.get(item.reason);
-  if (!byCondition) byReason.set(item.reason, (byCondition = new Map()));
-  let head = byCondition.get(item.conditionIndex);
-  if (head === undefined) {
-    const { flag, value, reason, conditionIndex } = item;
-    const key = JSON.stringify(flag.key);
-    const variant = typeof value === 'string' ? JSON.stringify(value) : 'null';
-    const why = JSON.stringify({ code: reason, condition_index: conditionIndex, description: DESCRIPTIONS[reason](conditionIndex) });
-    head = Buffer.from(`${key}:{"key":${key},"enabled":${value !== false},"variant":${variant},"reason":${why},"metadata":`);
-    byCondition.set(conditionIndex, head);
-  }
-  return head;
+/** What one value of a flag answers: its metadata, and its members by reason and condition set (memberKey). */
+interface ValueParts {
+  metadata: Buffer;
+  members: Map<number, Buffer[]>;
 }
 
-function metadataOf(item: RemoteFlag): Buffer {
-  let byValue = metadata.get(item.flag);
-  if (!byValue) metadata.set(item.flag, (byValue = new Map()));
-  let encoded = byValue.get(item.value);
-  if (encoded === undefined) {
+const parts = new WeakMap<FeatureFlag, Map<string | boolean, ValueParts>>();
+
+const REASON_ORDINALS: Record<EvaluationReason, number> = {
+  condition_match: 0,
+  super_condition_value: 1,
+  no_condition_match: 2,
+  out_of_rollout_bound: 3,
+  no_group_type: 4,
+};
+
+/** A number per reason and condition set (a number keys a Map without building a string). */
+const memberKey = (reason: EvaluationReason, conditionIndex: number | null) =>
+  conditionIndex === null ? -1 - REASON_ORDINALS[reason] : conditionIndex * 8 + REASON_ORDINALS[reason];
+
+function valuePartsOf(item: RemoteFlag): ValueParts {
+  let byValue = parts.get(item.flag);
+  if (!byValue) parts.set(item.flag, (byValue = new Map()));
+  let value = byValue.get(item.value);
+  if (value === undefined) {
     const { flag } = item;
     const description = flag.name === '' ? null : flag.name;
-    encoded = Buffer.from(JSON.stringify({ id: flag.id, version: flag.version, payload: payloadOf(item), description }));
-    byValue.set(item.value, encoded);
+    const metadata = Buffer.from(JSON.stringify({ id: flag.id, version: flag.version, payload: payloadOf(item), description }));
+    byValue.set(item.value, (value = { metadata, members: new Map() }));
   }
-  return encoded;
+  return value;
+}
+
+/** The member's parts, the first starting with `,` (the answer's first member skips it). */
+function memberOf(item: RemoteFlag): Buffer[] {
+  const value = valuePartsOf(item);
+  const key = memberKey(item.reason, item.conditionIndex);
+  let member = value.members.get(key);
+  if (member === undefined) {
+    const { flag, reason, conditionIndex } = item;
+    const name = JSON.stringify(flag.key);
+    const variant = typeof item.value === 'string' ? JSON.stringify(item.value) : 'null';
+    const why = JSON.stringify({ code: reason, condition_index: conditionIndex, description: DESCRIPTIONS[reason](conditionIndex) });
+    const head = `,${name}:{"key":${name},"enabled":${item.value !== false},"variant":${variant},"reason":${why},"metadata":`;
+    member =
+      value.metadata.length <= WHOLE_MEMBER_MAX_METADATA
+        ? [Buffer.concat([Buffer.from(head), value.metadata, CLOSE])]
+        : [Buffer.from(head), value.metadata, CLOSE];
+    value.members.set(key, member);
+  }
+  return member;
 }
 
 const OPEN = Buffer.from('{"flags":{');
-const COMMA = Buffer.from(',');
 const CLOSE = Buffer.from('}');
 
 /**
  * docs/remote-evaluation.md ("The answers"): `/flags?v=2` and `/decide?v=4`, as encoded JSON: per flag
- * `{key, enabled, variant, reason, metadata}` (joined from parts built once, `headOf` and `metadataOf`).
+ * `{key, enabled, variant, reason, metadata}` (joined from parts built once, `memberOf`).
  * `extra`: more members (the client config) after `requestId`.
  */
 export function detailedShapeBytes(result: RemoteEvaluation, requestId: string, extra?: Record<string, unknown>): Buffer {
-  const parts: Buffer[] = [OPEN];
-  result.flags.forEach((item, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(headOf(item), metadataOf(item), CLOSE);
-  });
+  const joined: Buffer[] = [OPEN];
+  for (let i = 0; i < result.flags.length; i++) {
+    const member = memberOf(result.flags[i]);
+    // The first member without its leading comma: a view of the same bytes, not a copy.
+    joined.push(i === 0 ? member[0].subarray(1) : member[0]);
+    for (let j = 1; j < member.length; j++) joined.push(member[j]);
+  }
   const tail = `},"errorsWhileComputingFlags":${result.errorsWhileComputingFlags},"requestId":${JSON.stringify(requestId)}`;
-  parts.push(Buffer.from(`${tail}${extra ? `,${JSON.stringify(extra).slice(1, -1)}` : ''}}`));
-  return Buffer.concat(parts);
+  joined.push(Buffer.from(`${tail}${extra ? `,${JSON.stringify(extra).slice(1, -1)}` : ''}}`));
+  return Buffer.concat(joined);
 }
 
 /** docs/remote-evaluation.md ("The answers"): `/flags` v1 and `/decide` v3. */
