@@ -20,12 +20,41 @@ export interface AppCaches {
   localEvaluation: LRUCache<string, LocalEvaluationAccess>;
   /** The project a public or secret token names (src/modules/project/project.tokens.ts). */
   tokens: LRUCache<string, number>;
-  /**
-   * A member's standing in a project (ProjectStore.forUser), by user and project id, for checks that
-   * ask a read scope; writes always look it up afresh (src/auth/access.ts). Forgotten at once when
-   * this process changes roles, role memberships or resource access.
-   */
-  standings: LRUCache<string, ProjectForUser>;
+  /** Members' standings in projects, for checks that ask a read scope (src/auth/access.ts). */
+  standings: RememberedStandings;
+}
+
+/**
+ * A member's standing in a project (ProjectStore.forUser), by user and project id. `forget` (this
+ * process changed roles, role memberships or resource access) drops them all and starts a new
+ * generation: a lookup that began before it is not remembered when it ends, so a read in flight
+ * cannot put back what the change made stale.
+ */
+export class RememberedStandings {
+  private generation = 0;
+  constructor(private readonly entries: LRUCache<string, ProjectForUser>) {}
+
+  get(key: string): ProjectForUser | undefined {
+    return this.entries.get(key);
+  }
+
+  /** What a lookup hands back to `remember` when it ends. */
+  get current(): number {
+    return this.generation;
+  }
+
+  remember(key: string, standing: ProjectForUser, lookedUpIn: number): void {
+    if (lookedUpIn === this.generation) this.entries.set(key, standing);
+  }
+
+  drop(key: string): void {
+    this.entries.delete(key);
+  }
+
+  forget(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
 }
 
 export function createAppCaches(clock: Clock): AppCaches {
@@ -38,6 +67,6 @@ export function createAppCaches(clock: Clock): AppCaches {
     callers: new LRUCache(options),
     localEvaluation: new LRUCache(options),
     tokens: new LRUCache(options),
-    standings: new LRUCache(options),
+    standings: new RememberedStandings(new LRUCache(options)),
   };
 }

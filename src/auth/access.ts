@@ -96,12 +96,14 @@ export async function accessProject(ctx: AppContext, projectRef: unknown, scope:
 
 /** This process changed who may do what in an organization: every remembered standing is looked up afresh. */
 export function forgetStandings(ctx: AppContext): void {
-  ctx.caches.standings.clear();
+  ctx.caches.standings.forget();
 }
+
+/** The request's memo of standings: a prefix no project reference can forge keeps fresh and remembered ones apart. */
+const memoKey = (ref: unknown, fresh: boolean) => `${fresh ? 'fresh' : 'read'}:${String(ref)}`;
 
 /** Checks 1–4, memoised per request and project reference; an answer looked up afresh serves reads too. */
 function projectStanding(ctx: AppContext, projectRef: unknown, fresh: boolean): Promise<ProjectStanding> {
-  const memoKey = (ref: unknown, isFresh: boolean) => (isFresh ? `${String(ref)} fresh` : String(ref));
   let standing = ctx.projects.get(memoKey(projectRef, true)) ?? (fresh ? undefined : ctx.projects.get(memoKey(projectRef, false)));
   if (!standing) {
     const resolved = resolveProjectStanding(ctx, projectRef, fresh);
@@ -135,12 +137,24 @@ async function resolveProjectStanding(ctx: AppContext, projectRef: unknown, fres
   return { caller, project, level, flagAccessLevel: flagAccessLevel ?? DEFAULT_FLAG_ACCESS_LEVEL, roleLevel };
 }
 
-/** The project and the user's standing there; remembered only for a member (a lookup that succeeds). */
+/**
+ * The project and the user's standing there; remembered only for a member (a lookup that succeeds).
+ * A fresh lookup that finds no membership drops what was remembered, so reads stop with the write.
+ */
 async function projectForUser(ctx: AppContext, projectId: number, userId: number, fresh: boolean): Promise<ProjectForUser | null> {
+  const { standings } = ctx.caches;
   const cacheKey = `${userId} ${projectId}`;
-  const remembered = fresh ? undefined : ctx.caches.standings.get(cacheKey);
+  const remembered = fresh ? undefined : standings.get(cacheKey);
   if (remembered) return remembered;
+  const generation = standings.current;
   const found = await ProjectStore.forUser(ctx.reads, projectId, userId);
-  if (found?.membershipLevel != null) ctx.caches.standings.set(cacheKey, found);
+  if (found?.membershipLevel != null) standings.remember(cacheKey, freeze(found), generation);
+  else standings.drop(cacheKey);
   return found;
+}
+
+/** Shared by the requests of the next second: nothing may change it. */
+function freeze(found: ProjectForUser): ProjectForUser {
+  Object.freeze(found.project);
+  return Object.freeze(found);
 }

@@ -116,15 +116,21 @@ describe('credentials (§2.1, §2.2)', () => {
   });
 
   it('lets a member removed by another writer read for the second a standing is remembered, and never write', async () => {
-    const member = await app.factories.member(world.organization);
-    expect((await get(flags, { key: member.key })).status).toBe(200);
-    await app.factories.sql('delete from organization_membership where user_id = ?', [member.user.id]);
+    const noAccess = [403, forbidden("You don't have access to the project.")];
+    const [member, other] = [await app.factories.member(world.organization), await app.factories.member(world.organization)];
+    for (const m of [member, other]) expect((await get(flags, { key: m.key })).status).toBe(200);
+    await app.factories.sql('delete from organization_membership where user_id in (?, ?)', [member.user.id, other.user.id]);
     expect((await get(flags, { key: member.key })).status).toBe(200);
     const write = await app.request(`${flags}/${flagId}`, { method: 'PATCH', key: member.key, body: { name: 'not yours' } });
-    expect([write.status, write.body]).toEqual([403, forbidden("You don't have access to the project.")]);
+    expect([write.status, write.body]).toEqual(noAccess);
+    // The write's own lookup found no membership: reads stop with it, not a second later.
+    const readAfterWrite = await get(flags, { key: member.key });
+    expect([readAfterWrite.status, readAfterWrite.body]).toEqual(noAccess);
+    // Without a write, the remembered standing lapses after CREDENTIAL_TTL_MS.
+    expect((await get(flags, { key: other.key })).status).toBe(200);
     app.clock.advance(CREDENTIAL_TTL_MS + 1);
-    const read = await get(flags, { key: member.key });
-    expect([read.status, read.body]).toEqual([403, forbidden("You don't have access to the project.")]);
+    const read = await get(flags, { key: other.key });
+    expect([read.status, read.body]).toEqual(noAccess);
   });
 
   it("refuses the project's public and secret tokens on the flag routes", async () => {

@@ -1,5 +1,6 @@
 import { CREDENTIAL_TTL_MS, createAppCaches } from '../../src/app-caches';
 import { TestClock } from '../helpers/clock';
+import type { ProjectForUser } from '../../src/modules/project/project.store';
 
 /**
  * docs/operations.md, "Time and caches": a lookup is remembered for CREDENTIAL_TTL_MS on the app's
@@ -15,5 +16,20 @@ describe('the app caches', () => {
     expect(tokens.get('phc_a')).toBe(1);
     clock.advance(2);
     expect(tokens.get('phc_a')).toBeUndefined();
+  });
+
+  it('does not remember a standing looked up before a change forgot them all (a read in flight)', () => {
+    const { standings } = createAppCaches(new TestClock());
+    const standing = { project: { id: 1 }, membershipLevel: 1, flagAccessLevel: null, roleLevel: 21 } as unknown as ProjectForUser;
+    const before = standings.current;
+    standings.remember('7 1', standing, before);
+    expect(standings.get('7 1')).toBe(standing);
+    const inFlight = standings.current;
+    standings.forget();
+    expect(standings.get('7 1')).toBeUndefined();
+    standings.remember('7 1', standing, inFlight);
+    expect(standings.get('7 1')).toBeUndefined();
+    standings.remember('7 1', standing, standings.current);
+    expect(standings.get('7 1')).toBe(standing);
   });
 });

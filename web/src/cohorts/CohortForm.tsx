@@ -17,6 +17,7 @@ import {
   propertiesOf,
   type Group,
 } from './cohort-model';
+import { Stored } from '../Stored';
 import './cohorts.css';
 
 const CohortToEdit = graphql(`
@@ -130,7 +131,15 @@ export function CohortForm() {
   const idsProblem = problem('distinct_ids');
   return (
     <section aria-labelledby="form-title" className="cohort-form">
-      <h1 id="form-title">{editing ? `Edit ${existing.data?.cohort.name ?? 'cohort'}` : 'New cohort'}</h1>
+      <h1 id="form-title">
+        {editing ? (
+          <>
+            Edit <Stored text={existing.data?.cohort.name ?? 'cohort'} />
+          </>
+        ) : (
+          'New cohort'
+        )}
+      </h1>
       {existing.data?.cohort.deleted ? <p className="help">This cohort is deleted: flags that name it treat it as empty.</p> : null}
       <form onSubmit={(event) => void submit(event)} noValidate>
         {refusal && refusal.general.length ? (

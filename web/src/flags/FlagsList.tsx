@@ -7,7 +7,7 @@ import { ErrorMessage, refusalOf } from '../errors';
 import { rolloutSummary } from './rollout-summary';
 import { Pager } from '../Pager';
 import { useListParams } from '../list-params';
-import { StoredList } from '../Stored';
+import { Stored, StoredList } from '../Stored';
 
 const PAGE = 20;
 
@@ -204,7 +204,9 @@ export function FlagsList() {
                   <td>
                     <Link to={`/feature-flags/${flag.id}`}>{flag.key}</Link>
                   </td>
-                  <td>{flag.name}</td>
+                  <td>
+                    <Stored text={flag.name} />
+                  </td>
                   <td>
                     <button
                       type="button"
