@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import type { World } from '../helpers/factories';
 import { fetchChecked } from '../helpers/openapi-contract';
+import { freePort } from '../helpers/service-process';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
 
@@ -21,15 +21,6 @@ let world: World;
 let child: ChildProcess | null = null;
 let otherUrl: string;
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startSecondProcess(databaseUrl: string): Promise<string> {

@@ -81,13 +81,22 @@ export class ServiceProcess {
   }
 }
 
+/**
+ * A port no one listens on, for a child service to take. Chosen below the kernel's ephemeral range
+ * (32768 and up on Linux): a port the kernel handed out for a probe can, in the moment before the
+ * child binds it, become the local end of another outgoing connection (to PostgreSQL, a browser),
+ * and the child then fails with "already in use". Ports below that range are never handed out.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 /** One request on a connection of its own (no keep-alive), so that the workers share connections in turn. */

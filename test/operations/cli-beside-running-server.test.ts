@@ -1,7 +1,6 @@
 // @slow: builds, starts the built service (on a fresh embedded database without DATABASE_URL) and runs the built CLI beside it
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +8,7 @@ import { Client } from 'pg';
 import { ensureBuilt } from '../helpers/build';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases';
 import { fetchChecked } from '../helpers/openapi-contract';
+import { freePort } from '../helpers/service-process';
 
 /**
  * What an operator does: `npm start` (the built service), then the CLI's `flags:import` in another
@@ -45,15 +45,6 @@ function env(): NodeJS.ProcessEnv {
     RATE_LIMIT_ENABLED: 'false',
     REDIS_URL: '',
   };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const cli = async (args: string[]) => JSON.parse((await run('node', ['dist/src/cli/main.js', ...args], { cwd: root, env: env() })).stdout);

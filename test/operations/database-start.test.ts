@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { adminUrl, withDatabase } from '../helpers/databases';
 import { inProcessCli, transpiledCli } from '../helpers/cli';
 import { Client } from 'pg';
+import { freePort } from '../helpers/service-process';
 import { execute } from '../helpers/sql-admin';
 
 /**
@@ -19,16 +19,6 @@ jest.setTimeout(90_000);
 const template = process.env.TEST_TEMPLATE_URL;
 const describeOnServer = template ? describe : describe.skip;
 const root = path.resolve(__dirname, '../..');
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 async function rows(url: string, sql: string, values: unknown[] = []): Promise<unknown[]> {
   const client = new Client({ connectionString: url });

@@ -1,7 +1,7 @@
 // @slow: starts, freezes and kills a database process of its own
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { MikroORM } from '@mikro-orm/postgresql';
@@ -9,6 +9,7 @@ import pino from 'pino';
 import { ormConfig } from '../../mikro-orm.config';
 import { createApp } from '../../src/app';
 import { fetchChecked } from '../helpers/openapi-contract';
+import { freePort } from '../helpers/service-process';
 import { GENEROUS_RATE_LIMITS } from '../helpers/test-app';
 
 /**
@@ -44,15 +45,6 @@ const sink = new Writable({
     done();
   },
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createTcpServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as AddressInfo;
-      probe.close(() => resolve(free));
-    });
-  });
-}
 
 async function startDatabase(): Promise<void> {
   const child = spawn(process.execPath, ['-e', DATABASE_SCRIPT, String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
