@@ -107,6 +107,8 @@ describeWithBrowser('the console in a browser', () => {
       filters: { groups: [{ properties: [], rollout_percentage: 100 }] },
     });
     expect(created.status).toBe(201);
+    const usualKey = 'long-name-neighbour';
+    expect((await rest(`${flagsPath()}/`, 'POST', { key: usualKey, name: 'short', filters: { groups: [] } })).status).toBe(201);
     const { page } = await open();
     await signIn(page, world.owner.key);
     const sideways = () =>
@@ -114,8 +116,12 @@ describeWithBrowser('the console in a browser', () => {
         const root = (globalThis as any).document.documentElement;
         return root.scrollWidth - root.clientWidth;
       });
-    await page.getByRole('link', { name: 'long-name' }).waitFor();
+    const key = page.getByRole('link', { name: 'long-name', exact: true });
+    await key.waitFor();
     await expect(sideways()).resolves.toBeLessThanOrEqual(0);
+    // The key beside it keeps its word: one line, as tall as a one-line key of another row.
+    const [long, usual] = await Promise.all([key.boundingBox(), page.getByRole('link', { name: usualKey, exact: true }).boundingBox()]);
+    expect(long!.height).toBe(usual!.height);
     await page.goto(`${app.baseUrl}/feature-flags/${created.body.id}`);
     await page.getByRole('heading', { name: 'long-name' }).waitFor();
     await expect(sideways()).resolves.toBeLessThanOrEqual(0);

@@ -5,6 +5,7 @@ import { useConsole } from '../Layout';
 import { ErrorMessage } from '../errors';
 import './cohorts.css';
 import { Pager } from '../Pager';
+import { Stored } from '../Stored';
 
 const PAGE = 20;
 
@@ -78,7 +79,9 @@ export function CohortsList() {
               {rows.map((cohort) => (
                 <tr key={cohort.id}>
                   <td>
-                    <Link to={`/cohorts/${cohort.id}`}>{cohort.name}</Link>
+                    <Link to={`/cohorts/${cohort.id}`}>
+                      <Stored text={cohort.name} />
+                    </Link>
                   </td>
                   <td>{cohort.isStatic ? 'static' : 'dynamic'}</td>
                   <td className="number">

@@ -8,6 +8,7 @@ import { ErrorMessage } from '../errors';
 import { statusOf, when } from './experiment-model';
 import './experiments.css';
 import { Pager } from '../Pager';
+import { Stored } from '../Stored';
 import { useListParams } from '../list-params';
 
 const PAGE = 20;
@@ -126,10 +127,12 @@ export function ExperimentsList() {
                 return (
                   <tr key={experiment.id}>
                     <td>
-                      <Link to={`/experiments/${experiment.id}`}>{experiment.name}</Link>
+                      <Link to={`/experiments/${experiment.id}`}>
+                        <Stored text={experiment.name} />
+                      </Link>
                       {experiment.archived ? <span className="badge off"> archived</span> : null}
                     </td>
-                    <td>
+                    <td className="key">
                       <Link to={`/feature-flags/${experiment.featureFlag.id}`}>{experiment.featureFlag.key}</Link>
                     </td>
                     <td>

@@ -201,7 +201,7 @@ export function FlagsList() {
             <tbody>
               {rows.map((flag) => (
                 <tr key={flag.id}>
-                  <td>
+                  <td className="key">
                     <Link to={`/feature-flags/${flag.id}`}>{flag.key}</Link>
                   </td>
                   <td>
