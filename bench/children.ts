@@ -5,14 +5,18 @@ import path from 'node:path';
 /** Where `npm run build` and the bench's tsc put their output (dist/, beside bench/ and src/). */
 export const DIST = path.resolve(__dirname, '..');
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+/** A free port below the kernel's ephemeral range, so no outgoing connection can take it before the child binds it. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
-    server.on('error', reject);
-  });
+    if (free) return port;
+  }
+}
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
