@@ -213,6 +213,8 @@ describeWithBrowser('experiment results in a browser', () => {
       'The flag splits control 50%, test 50%, but exposures were control 300 (66.7%), test 150 (33.3%)',
     );
     await expect(warning.innerText()).resolves.toContain(`p = ${pValue(rest.srm_p_value)}`);
+    // Variant keys are stored text: each is isolated from the sentence (bdi), in the asked and the observed split.
+    await expect(warning.locator('bdi').allInnerTexts()).resolves.toEqual(['control', 'test', 'control', 'test']);
     await page.getByRole('checkbox', { name: /Show frequentist statistics/ }).check();
     await page.getByText(`Poisson test of control against the best test variant: p = ${pValue(rest.p_value)}`).waitFor();
     await expectAccessible(page);

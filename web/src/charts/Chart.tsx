@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 /** Observable Plot, loaded with the first chart so pages without charts do not pay for it. */
 export type PlotModule = typeof import('@observablehq/plot');
@@ -29,7 +29,7 @@ export function Chart({
   height = 240,
 }: {
   name: string;
-  description?: string;
+  description?: ReactNode;
   table: ChartTable;
   draw: (plot: PlotModule, size: { width: number; height: number }) => Element;
   height?: number;

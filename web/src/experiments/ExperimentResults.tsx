@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { graphql } from '../gql';
@@ -86,6 +86,16 @@ function Computed({ at, cached }: { at: string; cached: boolean }) {
   );
 }
 
+/** "key share, key share": each variant key (stored text) isolated from the sentence around it. */
+function splitOf(parts: Array<[key: string, share: string]>): ReactNode {
+  return parts.map(([key, share], index) => (
+    <span key={index}>
+      {index > 0 ? ', ' : null}
+      <Stored text={key} /> {share}
+    </span>
+  ));
+}
+
 /** The sample-ratio warning, with the split the flag asks for and, where the result carries it, the one observed. */
 function SampleRatioWarning({
   model,
@@ -101,17 +111,17 @@ function SampleRatioWarning({
     (flagFilters.multivariate as { variants?: Array<{ key: string; rollout_percentage: number }> } | null)?.variants ?? []
   ).filter((v) => v.rollout_percentage > 0);
   const observedTotal = model.variants.reduce((sum, v) => sum + v.exposure, 0);
-  const expected = variants.map((v) => `${v.key} ${v.rollout_percentage}%`).join(', ');
+  const expected = splitOf(variants.map((v) => [v.key, `${v.rollout_percentage}%`]));
   // SPEC-GAP: the result carries srm and srm_p_value but not the exposure counts the check used; only a
   // trend on the default exposure reports them (absolute_exposure), so the observed split is shown only then.
   const observed = exposuresObserved
-    ? model.variants.map((v) => `${v.key} ${v.exposure} (${((v.exposure / (observedTotal || 1)) * 100).toFixed(1)}%)`).join(', ')
+    ? splitOf(model.variants.map((v) => [v.key, `${v.exposure} (${((v.exposure / (observedTotal || 1)) * 100).toFixed(1)}%)`]))
     : null;
   return (
     <div role="alert" className="srm-warning">
       <strong>Sample ratio mismatch: the other numbers cannot be trusted.</strong> The flag splits {expected}
-      {observed ? `, but exposures were ${observed}` : ', but the exposures do not follow that split'} (p = {pValue(model.srmPValue ?? 0)},
-      below 0.001). Check the assignment and the tracking: a redirect that loses users, a cache, a bot.
+      {observed ? <>, but exposures were {observed}</> : ', but the exposures do not follow that split'} (p = {pValue(model.srmPValue ?? 0)}
+      , below 0.001). Check the assignment and the tracking: a redirect that loses users, a cache, a bot.
     </div>
   );
 }

@@ -1,8 +1,9 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useMutation, useQuery } from '@apollo/client/react';
 import { graphql } from '../gql';
 import { useConsole } from '../Layout';
 import { ErrorMessage } from '../errors';
+import { Stored } from '../Stored';
 import { UsageChart, type UsageSeries } from './FlagUsageChart';
 import './FlagUsage.css';
 
@@ -207,20 +208,24 @@ export function FlagUsage({ flagId, editable }: { flagId: number; editable: bool
 }
 
 function UsageTile({ tile, range }: { tile: { name: string; kind: Kind; series: UsageSeries[] }; range: number }) {
-  const [name, unit, description] =
+  const tileName = <Stored text={tile.name} />;
+  const [name, unit, description]: [string, string, ReactNode] =
     tile.kind === 'exposures'
       ? [
           'Exposures per day by value',
           'exposures',
-          `How many times SDKs evaluated the flag each day, one line per value they got (the tile "${tile.name}").`,
+          <>How many times SDKs evaluated the flag each day, one line per value they got (the tile &ldquo;{tileName}&rdquo;).</>,
         ]
       : tile.kind === 'persons'
         ? [
             'Unique persons per day by value',
             'persons',
-            `How many different persons got each value, per day (the tile "${tile.name}"); a person seen on several days counts on each.`,
+            <>
+              How many different persons got each value, per day (the tile &ldquo;{tileName}&rdquo;); a person seen on several days counts
+              on each.
+            </>,
           ]
-        : [tile.name, 'events', `The tile "${tile.name}", per day.`];
+        : [tile.name, 'events', <>The tile &ldquo;{tileName}&rdquo;, per day.</>];
   return (
     <section className="usage-tile" aria-label={name}>
       <h2>{name}</h2>

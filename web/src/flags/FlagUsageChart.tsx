@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Chart, type ChartTable, type PlotModule } from '../charts/Chart';
 
 /** One series of a tile's result, as `Insight.result` gives it (docs/dashboards.md, "What `result` means"). */
@@ -104,7 +105,7 @@ export function UsageChart({
   unit,
 }: {
   name: string;
-  description: string;
+  description: ReactNode;
   series: UsageSeries[];
   unit: string;
 }) {
