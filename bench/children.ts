@@ -1,22 +1,11 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 
 /** Where `npm run build` and the bench's tsc put their output (dist/, beside bench/ and src/). */
 export const DIST = path.resolve(__dirname, '..');
 
-/** A free port below the kernel's ephemeral range, so no outgoing connection can take it before the child binds it. */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-}
+// The tests' own choice of port, below the kernel's ephemeral range (see there).
+export { freePort } from '../test/helpers/service-process';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
