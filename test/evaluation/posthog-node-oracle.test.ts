@@ -15,6 +15,9 @@ let world: World;
 let client: PostHog;
 
 const PEOPLE = 300;
+// A sweep of 300 requests and thousands of SDK calls: ~3 s alone, but over 30 s (jest's default here)
+// was seen in a full run with both cores busy with browsers and other sweeps.
+jest.setTimeout(120_000);
 const plans = ['free', 'pro', 'Pro', 'enterprise'];
 const personProperties = (i: number): Record<string, unknown> => ({
   plan: plans[i % plans.length],
