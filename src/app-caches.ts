@@ -25,10 +25,11 @@ export interface AppCaches {
 }
 
 /**
- * A member's standing in a project (ProjectStore.forUser), by user and project id. `forget` (this
- * process changed roles, role memberships or resource access) drops them all and starts a new
- * generation: a lookup that began before it is not remembered when it ends, so a read in flight
- * cannot put back what the change made stale.
+ * A member's standing in a project (ProjectStore.forUser), by `standingKey(user, project)`. `forget`
+ * (this process changed roles, role memberships or resource access) drops them all, `forgetUser` a
+ * user's in every project (a lookup found the user no longer a member); both start a new generation:
+ * a lookup that began before is not remembered when it ends, so a read in flight cannot put back
+ * what was found stale.
  */
 export class RememberedStandings {
   private generation = 0;
@@ -47,8 +48,10 @@ export class RememberedStandings {
     if (lookedUpIn === this.generation) this.entries.set(key, standing);
   }
 
-  drop(key: string): void {
-    this.entries.delete(key);
+  forgetUser(userId: number): void {
+    this.generation += 1;
+    const prefix = standingKey(userId, '');
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
   forget(): void {
@@ -56,6 +59,8 @@ export class RememberedStandings {
     this.entries.clear();
   }
 }
+
+export const standingKey = (userId: number, projectId: number | '') => `${userId} ${projectId}`;
 
 export function createAppCaches(clock: Clock): AppCaches {
   // lru-cache reads the time through `perf`, and each entry's age is checked on every read. With its

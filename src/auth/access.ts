@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../modules/user/user.entity';
 import { hashPersonalApiKey } from './personal-api-key';
 import { scopesAllow, type Scope } from './scopes';
+import { standingKey } from '../app-caches';
 
 /** The calling key's limits (the columns of `personal_api_key` the checks read). */
 export interface CallerKey {
@@ -42,13 +43,17 @@ export type ProjectStanding = Omit<ProjectAccess, 'level'> & { level: number | n
 const LAST_USED_RESOLUTION_MS = 60 * 60 * 1000;
 const MAX_INT32 = 2_147_483_647;
 
-/** Check 1 of docs/rest-api.md §1.3: who is calling. One SQL statement (key joined with user), at most once a second per key. */
-export function authenticate(ctx: AppContext): Promise<Caller> {
+/**
+ * Check 1 of docs/rest-api.md §1.3: who is calling. One SQL statement (key joined with user), at most
+ * once a second per key; `fresh` asks the database whatever was remembered (memoised per request,
+ * so it counts where it is the request's first call).
+ */
+export function authenticate(ctx: AppContext, fresh = false): Promise<Caller> {
   ctx.caller ??= (async () => {
     const credential = ctx.credential;
     if (!credential) throw authErrors.notAuthenticated();
     const secureValue = hashPersonalApiKey(credential.value);
-    const caller = ctx.caches.callers.get(secureValue) ?? (await lookUpCaller(ctx, secureValue));
+    const caller = (fresh ? undefined : ctx.caches.callers.get(secureValue)) ?? (await lookUpCaller(ctx, secureValue));
     if (!caller) throw authErrors.invalidPersonalKey(credential.source);
     const now = new Date(ctx.clock.now());
     if (!caller.key.lastUsedAt || now.getTime() - caller.key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
@@ -85,10 +90,15 @@ export function parseId(value: unknown): number | null {
  * the project (404), the key's project/organization limits (403), the scope (403) and
  * membership (403). The project and the caller's membership come in one SQL statement, made once
  * per request and project whatever scopes the request's fields need; a read scope may take it from
- * the last second's lookups (AppCaches.standings), a write scope always asks the database.
+ * the last second's lookups (AppCaches.standings), a write scope (or `fresh`) always asks the database.
  */
-export async function accessProject(ctx: AppContext, projectRef: unknown, scope: Scope): Promise<ProjectAccess> {
-  const standing = await projectStanding(ctx, projectRef, scope.endsWith(':write'));
+export async function accessProject(
+  ctx: AppContext,
+  projectRef: unknown,
+  scope: Scope,
+  fresh = scope.endsWith(':write'),
+): Promise<ProjectAccess> {
+  const standing = await projectStanding(ctx, projectRef, fresh);
   if (!scopesAllow(standing.caller.key.scopes, scope)) throw authErrors.missingScope(scope);
   if (standing.level === null) throw authErrors.noProjectAccess();
   return { ...standing, level: standing.level };
@@ -139,22 +149,24 @@ async function resolveProjectStanding(ctx: AppContext, projectRef: unknown, fres
 
 /**
  * The project and the user's standing there; remembered only for a member (a lookup that succeeds).
- * A fresh lookup that finds no membership drops what was remembered, so reads stop with the write.
+ * A fresh lookup that finds no membership forgets the user's standings in every project (a membership
+ * is the organization's), so reads stop with the write, also those of a lookup still in flight.
  */
 async function projectForUser(ctx: AppContext, projectId: number, userId: number, fresh: boolean): Promise<ProjectForUser | null> {
   const { standings } = ctx.caches;
-  const cacheKey = `${userId} ${projectId}`;
+  const cacheKey = standingKey(userId, projectId);
   const remembered = fresh ? undefined : standings.get(cacheKey);
   if (remembered) return remembered;
   const generation = standings.current;
   const found = await ProjectStore.forUser(ctx.reads, projectId, userId);
   if (found?.membershipLevel != null) standings.remember(cacheKey, freeze(found), generation);
-  else standings.drop(cacheKey);
+  else if (fresh) standings.forgetUser(userId);
   return found;
 }
 
 /** Shared by the requests of the next second: nothing may change it. */
 function freeze(found: ProjectForUser): ProjectForUser {
+  Object.freeze(found.project.organization);
   Object.freeze(found.project);
   return Object.freeze(found);
 }

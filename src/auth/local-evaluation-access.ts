@@ -34,12 +34,17 @@ export async function accessLocalEvaluation(ctx: AppContext, projectRef: string 
   return access;
 }
 
+/**
+ * Every lookup here is made afresh: the grant is remembered for CREDENTIAL_TTL_MS, and built from
+ * remembered lookups a revoked key, a rotated token or a removed member would keep it for up to
+ * twice that.
+ */
 async function checkLocalEvaluation(ctx: AppContext, projectRef: string | undefined, token: string | null): Promise<LocalEvaluationAccess> {
   const credential = ctx.credential!;
   const secret = credential.source === 'Authorization header' && credential.value.startsWith(SECRET_PREFIX);
   const own = secret ? await findProject(ctx, 'secret_api_token', credential.value) : null;
   if (secret && own === null) throw authErrors.invalidSecretToken();
-  if (!secret) await authenticate(ctx);
+  if (!secret) await authenticate(ctx, true);
 
   let projectId: number | string;
   if (projectRef !== undefined) {
@@ -57,7 +62,7 @@ async function checkLocalEvaluation(ctx: AppContext, projectRef: string | undefi
     if (parseId(projectId) !== own) throw authErrors.noProjectAccess();
     return { projectId: own };
   }
-  return { projectId: (await accessProject(ctx, projectId, 'feature_flag:read')).project.id };
+  return { projectId: (await accessProject(ctx, projectId, 'feature_flag:read', true)).project.id };
 }
 
-const findProject = (ctx: AppContext, column: ProjectToken, value: string) => projectIdForToken(ctx, column, value);
+const findProject = (ctx: AppContext, column: ProjectToken, value: string) => projectIdForToken(ctx, column, value, true);

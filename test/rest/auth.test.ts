@@ -133,6 +133,32 @@ describe('credentials (§2.1, §2.2)', () => {
     expect([read.status, read.body]).toEqual(noAccess);
   });
 
+  it("stops a removed member's reads in every project of the organization once a write finds the membership gone", async () => {
+    const noAccess = [403, forbidden("You don't have access to the project.")];
+    const member = await app.factories.member(world.organization);
+    const other = await app.factories.project(world.organization, 'Other project');
+    const otherFlags = `/api/projects/${other.id}/feature_flags`;
+    // Both standings remembered, then the membership removed by another writer.
+    for (const path of [flags, otherFlags]) expect((await get(path, { key: member.key })).status).toBe(200);
+    await app.factories.sql('delete from organization_membership where user_id = ?', [member.user.id]);
+    const write = await app.request(`${flags}/${flagId}`, { method: 'PATCH', key: member.key, body: { name: 'not yours' } });
+    expect([write.status, write.body]).toEqual(noAccess);
+    const elsewhere = await get(otherFlags, { key: member.key });
+    expect([elsewhere.status, elsewhere.body]).toEqual(noAccess);
+  });
+
+  it('refuses a removed member local evaluation within a second of the removal, whatever was remembered before', async () => {
+    const member = await app.factories.member(world.organization);
+    const local = `${flags}/local_evaluation`;
+    expect((await get(flags, { key: member.key })).status).toBe(200);
+    await app.factories.sql('delete from organization_membership where user_id = ?', [member.user.id]);
+    // Half a second later the standing is still remembered for reads; the grant looks it up afresh.
+    app.clock.advance(CREDENTIAL_TTL_MS / 2);
+    expect((await get(local, { key: member.key })).status).toBe(403);
+    app.clock.advance(CREDENTIAL_TTL_MS / 2 + 1);
+    expect((await get(local, { key: member.key })).status).toBe(403);
+  });
+
   it("refuses the project's public and secret tokens on the flag routes", async () => {
     const [{ api_token: publicToken, secret_api_token: secretToken }] = await app.factories.sql(
       'select api_token, secret_api_token from project where id = ?',

@@ -154,6 +154,16 @@ describe('role access on one flag, step by step', () => {
     expect((await request(paths.flag(flag.id), m.key)).body.can_edit).toBe(false);
   });
 
+  it("a member taken out of a role through the API loses its rights in the member's next read", async () => {
+    const m = await app.factories.member(world.organization);
+    const flag = await flagBy(world.owner);
+    const editors = await roleNamed('Editors for a moment', 37);
+    const membership = await steps.addMember(world.organization, admin.key, editors.id, m.user);
+    expect((await request(paths.flag(flag.id), m.key)).body.can_edit).toBe(true);
+    expect((await request(org.membership(editors.id, membership.id), admin.key, 'DELETE')).status).toBe(204);
+    expect((await request(paths.flag(flag.id), m.key)).body.can_edit).toBe(false);
+  });
+
   it('lists and deletes records, answers 405 to PATCH, and refuses bad POSTs', async () => {
     const flag = await flagBy(u);
     const first = await post(flag.id, u.key, { role_id: engineering.id });

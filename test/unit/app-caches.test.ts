@@ -1,4 +1,4 @@
-import { CREDENTIAL_TTL_MS, createAppCaches } from '../../src/app-caches';
+import { CREDENTIAL_TTL_MS, createAppCaches, standingKey } from '../../src/app-caches';
 import { TestClock } from '../helpers/clock';
 import type { ProjectForUser } from '../../src/modules/project/project.store';
 
@@ -31,5 +31,17 @@ describe('the app caches', () => {
     expect(standings.get('7 1')).toBeUndefined();
     standings.remember('7 1', standing, standings.current);
     expect(standings.get('7 1')).toBe(standing);
+  });
+
+  it("forgets one user's standings in every project, and a lookup of theirs in flight, keeping everyone else's", () => {
+    const { standings } = createAppCaches(new TestClock());
+    const standing = { project: { id: 1 }, membershipLevel: 1, flagAccessLevel: null, roleLevel: null } as unknown as ProjectForUser;
+    const keys = [standingKey(7, 1), standingKey(7, 2), standingKey(70, 1), standingKey(17, 1)];
+    for (const key of keys) standings.remember(key, standing, standings.current);
+    const inFlight = standings.current;
+    standings.forgetUser(7);
+    expect(keys.map((key) => standings.get(key) === standing)).toEqual([false, false, true, true]);
+    standings.remember(standingKey(7, 3), standing, inFlight);
+    expect(standings.get(standingKey(7, 3))).toBeUndefined();
   });
 });
