@@ -1,12 +1,12 @@
 // @slow: starts the built service on a fresh embedded database, then kills and restarts it
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBuilt } from './helpers/build';
 import { promisify } from 'node:util';
 import { fetchChecked } from './helpers/openapi-contract';
+import { freePort } from './helpers/service-process';
 
 /**
  * Who owns DATA_DIR, on the built service: a supervisor's immediate restart after SIGKILL opens
@@ -37,15 +37,6 @@ const env = (extra: Record<string, string> = {}) => {
   const { DATABASE_URL: _ignored, ...rest } = process.env;
   return { ...rest, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extra };
 };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
-    });
-  });
-}
 
 /** The process state letter from /proc (R, S, D, Z, …), or null once the process is gone. */
 function stateOf(pid: number): string | null {

@@ -1,12 +1,12 @@
 // @slow: starts the built service on a fresh embedded database and runs the CLI beside it
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureBuilt } from './helpers/build';
 import { promisify } from 'node:util';
 import { fetchChecked } from './helpers/openapi-contract';
+import { freePort } from './helpers/service-process';
 
 /**
  * The newcomer's path on the built artefact: the server on the embedded database, the CLI
@@ -23,15 +23,6 @@ const env = () => {
 };
 
 const cli = (...args: string[]) => run('node', ['dist/src/cli/main.js', ...args], { cwd: root, env: env() });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function waitForListening(child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {

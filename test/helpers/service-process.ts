@@ -83,20 +83,22 @@ export class ServiceProcess {
 
 /**
  * A port no one listens on, for a child service to take. Chosen below the kernel's ephemeral range
- * (32768 and up on Linux): a port the kernel handed out for a probe can, in the moment before the
- * child binds it, become the local end of another outgoing connection (to PostgreSQL, a browser),
- * and the child then fails with "already in use". Ports below that range are never handed out.
+ * (32768 and up on Linux by default): a port the kernel handed out for a probe can, in the moment
+ * before the child binds it, become the local end of another outgoing connection (to PostgreSQL, a
+ * browser), and the child then fails with "already in use". Ports below that range are not handed
+ * out; two test files picking the same one at random within that moment is what remains.
  */
 export async function freePort(): Promise<number> {
-  for (;;) {
+  for (let attempt = 0; attempt < 100; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
+    const free = await new Promise<boolean>((resolve, reject) => {
       const probe = createServer();
-      probe.once('error', () => resolve(false));
+      probe.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? resolve(false) : reject(error)));
       probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
     if (free) return port;
   }
+  throw new Error('no free port between 20000 and 31999 in 100 attempts');
 }
 
 /** One request on a connection of its own (no keep-alive), so that the workers share connections in turn. */
