@@ -22,6 +22,10 @@ const env = () => {
   return { ...rest, DATA_DIR: dataDir };
 };
 
+// Each case runs the CLI as processes of its own (up to four, each loading the app): a few seconds
+// alone, but over jest's 30 s was seen in CI with both cores busy.
+jest.setTimeout(120_000);
+
 const cli = (...args: string[]) => run('node', ['dist/src/cli/main.js', ...args], { cwd: root, env: env() });
 
 function waitForListening(child: ChildProcess): Promise<void> {
