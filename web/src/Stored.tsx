@@ -6,8 +6,8 @@ export function Stored({ text }: { text: string }) {
   return <bdi>{text}</bdi>;
 }
 
-/** Stored texts as a list, each isolated from the others. */
-export function StoredList({ items, empty = '' }: { items: readonly string[]; empty?: string }) {
+/** Stored texts as a list, each isolated from the others; `after` (the console's words) may follow each. */
+export function StoredList({ items, after, empty = '' }: { items: readonly string[]; after?: (index: number) => string; empty?: string }) {
   if (items.length === 0) return <>{empty}</>;
   return (
     <>
@@ -15,6 +15,7 @@ export function StoredList({ items, empty = '' }: { items: readonly string[]; em
         <span key={index}>
           {index > 0 ? ', ' : null}
           <Stored text={item} />
+          {after ? ` ${after(index)}` : null}
         </span>
       ))}
     </>

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { useApolloClient, useQuery } from '@apollo/client/react';
 import { CombinedGraphQLErrors } from '@apollo/client/errors';
 import { graphql } from '../gql';
@@ -7,7 +7,7 @@ import { ErrorMessage } from '../errors';
 import { IntervalChart, ProbabilityChart, ValueChart } from './results/ResultCharts';
 import { ResultsTable } from './results/ResultsTable';
 import { MIN_EXPOSURE, noDataText, pValue, readResult, verdictOf, type ResultModel } from './results/model';
-import { Stored } from '../Stored';
+import { Stored, StoredList } from '../Stored';
 import './results/results.css';
 
 const ResultsQuery = graphql(`
@@ -86,16 +86,6 @@ function Computed({ at, cached }: { at: string; cached: boolean }) {
   );
 }
 
-/** "key share, key share": each variant key (stored text) isolated from the sentence around it. */
-function splitOf(parts: Array<[key: string, share: string]>): ReactNode {
-  return parts.map(([key, share], index) => (
-    <span key={index}>
-      {index > 0 ? ', ' : null}
-      <Stored text={key} /> {share}
-    </span>
-  ));
-}
-
 /** The sample-ratio warning, with the split the flag asks for and, where the result carries it, the one observed. */
 function SampleRatioWarning({
   model,
@@ -111,12 +101,14 @@ function SampleRatioWarning({
     (flagFilters.multivariate as { variants?: Array<{ key: string; rollout_percentage: number }> } | null)?.variants ?? []
   ).filter((v) => v.rollout_percentage > 0);
   const observedTotal = model.variants.reduce((sum, v) => sum + v.exposure, 0);
-  const expected = splitOf(variants.map((v) => [v.key, `${v.rollout_percentage}%`]));
+  const share = (exposure: number) => `${exposure} (${((exposure / (observedTotal || 1)) * 100).toFixed(1)}%)`;
+  // Variant keys are stored text: each isolated from the sentence around it.
+  const expected = <StoredList items={variants.map((v) => v.key)} after={(i) => `${variants[i].rollout_percentage}%`} />;
   // SPEC-GAP: the result carries srm and srm_p_value but not the exposure counts the check used; only a
   // trend on the default exposure reports them (absolute_exposure), so the observed split is shown only then.
-  const observed = exposuresObserved
-    ? splitOf(model.variants.map((v) => [v.key, `${v.exposure} (${((v.exposure / (observedTotal || 1)) * 100).toFixed(1)}%)`]))
-    : null;
+  const observed = exposuresObserved ? (
+    <StoredList items={model.variants.map((v) => v.key)} after={(i) => share(model.variants[i].exposure)} />
+  ) : null;
   return (
     <div role="alert" className="srm-warning">
       <strong>Sample ratio mismatch: the other numbers cannot be trusted.</strong> The flag splits {expected}
