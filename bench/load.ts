@@ -1,4 +1,4 @@
-import { quiesce } from './proc';
+import { cpuTicks, quiesce } from './proc';
 
 /** One measured run, raw: what the rounds of a side add up. */
 export interface Sample {
@@ -10,6 +10,8 @@ export interface Sample {
   /** Unexpected statuses and socket errors. */
   errors: number;
   statuses: Record<string, number>;
+  /** CPU the target process used from the run's start until it was idle again, in clock ticks (10 ms); null when unknown. */
+  cpuTicks?: number | null;
 }
 
 /** One side of a row: throughput in the row's unit, latency percentiles in ms. */
@@ -21,6 +23,11 @@ export interface Side {
   seconds: number;
   errors: number;
   statuses: Record<string, number>;
+  /**
+   * CPU ms the target process spent per unit, or null when unknown: steadier than throughput on a
+   * shared machine (a side slowed by others' load still spends about the same CPU per request).
+   */
+  cpuMsPerUnit: number | null;
 }
 
 /** Something a row loads: warmed up once, then measured in rounds that alternate with the other side's. */
@@ -49,6 +56,9 @@ export function merge(samples: Sample[]): Side {
     seconds,
     errors: samples.reduce((sum, s) => sum + s.errors, 0),
     statuses,
+    cpuMsPerUnit: samples.every((s) => typeof s.cpuTicks === 'number')
+      ? (samples.reduce((sum, s) => sum + (s.cpuTicks ?? 0), 0) * 10) / count
+      : null,
   };
 }
 
@@ -125,9 +135,11 @@ export function quiescingRunner(generate: (seconds: number) => Promise<Sample>, 
       await quiesce(pid);
     },
     async run(seconds) {
+      const before = cpuTicks(pid);
       const sample = await generate(seconds);
       await quiesce(pid);
-      return sample;
+      const after = cpuTicks(pid);
+      return { ...sample, cpuTicks: before === null || after === null ? null : after - before };
     },
   };
 }

@@ -35,8 +35,8 @@ export class RssWatch {
   }
 }
 
-/** CPU time (user + system) a process has used, in clock ticks; null once it is gone. */
-function cpuTicks(pid: number): number | null {
+/** CPU time (user + system) a process has used, in clock ticks (10 ms on Linux); null once it is gone. */
+export function cpuTicks(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return Number(fields[11]) + Number(fields[12]);

@@ -11,7 +11,7 @@ const PEER = `Unleash ${UNLEASH_VERSION}`;
 const LIST_PATH = '/api/admin/search/features?project=IS:default&limit=100';
 const RETRIEVE_KEY = 'small-2';
 
-const empty: Side = { throughput: 0, p50: NaN, p99: NaN, count: 0, seconds: 0, errors: 0, statuses: {} };
+const empty: Side = { throughput: 0, p50: NaN, p99: NaN, count: 0, seconds: 0, errors: 0, statuses: {}, cpuMsPerUnit: null };
 
 /** A row that could not run: no numbers, the reason in its result. */
 const skipped = (spec: RowSpec, why: string): Row => ({

@@ -65,8 +65,10 @@ export async function httpRow(context: BenchContext, spec: RowSpec, load: (side:
 /** A progress line per finished row (a full run takes minutes). */
 export function logged(context: BenchContext, row: Row): Row {
   const rate = (side: Side) => side.throughput.toFixed(0);
+  const cpu = (side: Side) => (side.cpuMsPerUnit === null ? '?' : side.cpuMsPerUnit.toFixed(3));
   context.log(
-    `  ${row.scenario}: ${rate(row.service)} vs ${rate(row.floorSide)} ${row.unit}, ratio ${row.ratio.toFixed(2)} (${row.verdict})`,
+    `  ${row.scenario}: ${rate(row.service)} vs ${rate(row.floorSide)} ${row.unit}, ratio ${row.ratio.toFixed(2)} (${row.verdict}); ` +
+      `CPU ms per ${row.unit.replace(/s?\/s$/, '')} ${cpu(row.service)} vs ${cpu(row.floorSide)}`,
   );
   return row;
 }
