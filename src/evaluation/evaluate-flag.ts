@@ -1,5 +1,5 @@
 import { bucketHash } from './hash';
-import { matchProperty, numeric, str, type PropertyBag, type PropertyFilter } from './property-match';
+import { numeric, storedMatcher, str, type PropertyBag, type PropertyFilter } from './property-match';
 import { servedFilters } from './served-filters';
 
 export type FlagValue = boolean | string;
@@ -73,84 +73,191 @@ function known(scope: Scope, key: unknown): void {
   }
 }
 
-function matchFilter(filter: PropertyFilter, scope: Scope, subject: EvaluationSubject, now: Date): boolean {
+/**
+ * A flag's conditions with everything that does not depend on the subject read once: the filters'
+ * shapes, rollouts and variant ranges here, each property filter's operands (lower-cased text,
+ * numbers, dates, versions, patterns checked) in its storedMatcher, built on first use. Evaluating 100 flags per request read each condition's JSON afresh (about a third
+ * of /flags' CPU, most of it re-reading operands).
+ */
+interface CompiledFilter {
+  filter: PropertyFilter;
+  /** A cohort filter's cohort id, or null when it names none. */
+  cohortId: number | null;
+}
+
+/** A rollout: every subject (null or absent), none (not a number), or those bucketed at or under the fraction. */
+type Rollout = 'all' | 'none' | number;
+
+interface CompiledCondition {
+  filters: CompiledFilter[];
+  rollout: Rollout;
+  /** The condition's variant override when it names an existing variant. */
+  variant: string | null;
+  /** Its outcomes: unmatched, out of the rollout, matched (by value, made on first use). */
+  noMatch: FlagEvaluation;
+  outOfRollout: FlagEvaluation;
+  matched: Map<FlagValue, FlagEvaluation>;
+}
+
+interface CompiledFlag {
+  aggregation: unknown;
+  /** The first super condition and its enrolment key (a super condition applies to person flags only). */
+  superCondition: { condition: CompiledCondition; enrolmentKey: unknown } | null;
+  conditions: CompiledCondition[];
+  /** The variants' hashed ranges, in order; empty for a flag without variants. */
+  variants: Array<{ key: string; min: number; max: number }>;
+  noGroupType: FlagEvaluation;
+  /** The outcome of a flag without conditions. */
+  noCondition: FlagEvaluation;
+  superOutcomes: Record<'true' | 'false', FlagEvaluation>;
+}
+
+/**
+ * An evaluation's outcome, made once per flag and outcome: evaluating allocates nothing per flag, and
+ * what is built from an outcome (remote evaluation's answer parts) is kept beside it. Frozen: shared
+ * by every evaluation of the flag.
+ */
+const outcome = (value: FlagValue, reason: EvaluationReason, conditionIndex: number | null): FlagEvaluation =>
+  Object.freeze({ value, reason, conditionIndex });
+
+function compileFilter(filter: PropertyFilter): CompiledFilter {
+  const id = filter.type === 'cohort' ? numeric(filter.value) : null;
+  return { filter, cohortId: id !== null && Number.isInteger(id) ? id : null };
+}
+
+/**
+ * A bucket hash is in [0, 1] (its 60 bits round to 1 at most): a rollout of 100% or more takes every
+ * subject and one below 0% (or NaN) none, so neither needs the hash; exactly 0% still does.
+ */
+function compileRollout(rollout: unknown): Rollout {
+  if (rollout === null || rollout === undefined) return 'all';
+  if (typeof rollout !== 'number') return 'none';
+  const fraction = rollout / 100;
+  return fraction >= 1 ? 'all' : fraction >= 0 ? fraction : 'none';
+}
+
+function compileCondition(condition: Record<string, unknown>, index: number, variants: PropertyFilter[]): CompiledCondition {
+  const override = condition.variant;
+  return {
+    filters: asFilters(condition.properties).map(compileFilter),
+    rollout: compileRollout(condition.rollout_percentage),
+    variant: typeof override === 'string' && variants.some((v) => v.key === override) ? override : null,
+    noMatch: outcome(false, 'no_condition_match', index),
+    outOfRollout: outcome(false, 'out_of_rollout_bound', index),
+    matched: new Map(),
+  };
+}
+
+function matchedOutcome(condition: CompiledCondition, value: FlagValue, index: number): FlagEvaluation {
+  let matched = condition.matched.get(value);
+  if (matched === undefined) condition.matched.set(value, (matched = outcome(value, 'condition_match', index)));
+  return matched;
+}
+
+function compileFlag(stored: Record<string, unknown> | null): CompiledFlag {
+  const filters = servedFilters(stored);
+  const variants = asFilters(asObject(filters.multivariate).variants);
+  const ranges: CompiledFlag['variants'] = [];
+  let min = 0;
+  for (const variant of variants) {
+    const max = min + (typeof variant.rollout_percentage === 'number' ? variant.rollout_percentage : 0) / 100;
+    ranges.push({ key: String(variant.key), min, max });
+    min = max;
+  }
+  const superGroups = asFilters(filters.super_groups);
+  return {
+    aggregation: filters.aggregation_group_type_index,
+    superCondition:
+      superGroups.length > 0
+        ? { condition: compileCondition(superGroups[0], 0, variants), enrolmentKey: asFilters(superGroups[0].properties)[0]?.key }
+        : null,
+    conditions: asFilters(filters.groups).map((condition, index) => compileCondition(condition, index, variants)),
+    variants: ranges,
+    noGroupType: outcome(false, 'no_group_type', null),
+    noCondition: outcome(false, 'no_condition_match', 0),
+    superOutcomes: { true: outcome(true, 'super_condition_value', 0), false: outcome(false, 'super_condition_value', 0) },
+  };
+}
+
+/**
+ * Each flag's compiled conditions, kept while the flag object lives (cached definitions keep theirs
+ * for as long as they are served); built again when its filters are another object.
+ */
+const compiledFlags = new WeakMap<EvaluableFlag, { filters: EvaluableFlag['filters']; compiled: CompiledFlag }>();
+
+function compiledOf(flag: EvaluableFlag): CompiledFlag {
+  const known = compiledFlags.get(flag);
+  if (known !== undefined && known.filters === flag.filters) return known.compiled;
+  const compiled = compileFlag(flag.filters);
+  compiledFlags.set(flag, { filters: flag.filters, compiled });
+  return compiled;
+}
+
+function matchFilter(compiled: CompiledFilter, scope: Scope, subject: EvaluationSubject, now: Date): boolean {
+  const { filter } = compiled;
   if (!scope.complete && (filter.type === 'person' || filter.type === 'group')) known(scope, filter.key);
   if (scope.groupTypeIndex === null) {
-    if (filter.type === 'person') return matchProperty(filter, scope.bag, now);
+    if (filter.type === 'person') return storedMatcher(filter)(scope.bag, now);
     if (filter.type === 'cohort') {
-      const id = numeric(filter.value);
-      const member = id !== null && Number.isInteger(id) && subject.inCohort(id);
+      const member = compiled.cohortId !== null && subject.inCohort(compiled.cohortId);
       return filter.operator === 'not_in' ? !member : member;
     }
     return false;
   }
-  return filter.type === 'group' && filter.group_type_index === scope.groupTypeIndex && matchProperty(filter, scope.bag, now);
+  return filter.type === 'group' && filter.group_type_index === scope.groupTypeIndex && storedMatcher(filter)(scope.bag, now);
 }
 
-/** docs/evaluation.md §2 rollout: null or absent is 100% and takes no hash. */
-function inRollout(flagKey: string, condition: Record<string, unknown>, identifier: string): boolean {
-  const rollout = condition.rollout_percentage;
-  if (rollout === null || rollout === undefined) return true;
-  return typeof rollout === 'number' && bucketHash(flagKey, identifier, '') <= rollout / 100;
+function matches(condition: CompiledCondition, scope: Scope, subject: EvaluationSubject, now: Date): boolean {
+  for (const filter of condition.filters) if (!matchFilter(filter, scope, subject, now)) return false;
+  return true;
+}
+
+/** docs/evaluation.md §2 rollout: null or absent is 100% and takes no hash (compileRollout). */
+function inRollout(flagKey: string, rollout: Rollout, identifier: string): boolean {
+  if (rollout === 'all') return true;
+  return rollout !== 'none' && bucketHash(flagKey, identifier, '') <= rollout;
 }
 
 /** docs/evaluation.md §2 variants: an override naming an existing variant wins; else the hashed range; else `true`. */
-function variantValue(
-  flagKey: string,
-  filters: Record<string, unknown>,
-  condition: Record<string, unknown>,
-  identifier: string,
-): FlagValue {
-  const variants = asFilters(asObject(filters.multivariate).variants);
-  if (variants.length === 0) return true;
-  if (typeof condition.variant === 'string' && variants.some((v) => v.key === condition.variant)) return condition.variant;
+function variantValue(flagKey: string, flag: CompiledFlag, condition: CompiledCondition, identifier: string): FlagValue {
+  if (flag.variants.length === 0) return true;
+  if (condition.variant !== null) return condition.variant;
   const h = bucketHash(flagKey, identifier, 'variant');
-  let min = 0;
-  for (const variant of variants) {
-    const max = min + (typeof variant.rollout_percentage === 'number' ? variant.rollout_percentage : 0) / 100;
-    if (min <= h && h < max) return String(variant.key);
-    min = max;
-  }
+  for (const { key, min, max } of flag.variants) if (min <= h && h < max) return key;
   return true;
 }
 
 /**
- * Each subject's and group's bag with its identity key added, made once and read by every flag
- * evaluated for it (a subject is not changed once made): a per-flag copy of a large property bag
- * made one request cost flags × properties.
+ * Each subject's and group's scope, its bag with the identity key added, made once and read by every
+ * flag evaluated for it (a subject is complete before its first evaluation and not changed after): a
+ * per-flag copy of a large property bag made one request cost flags × properties.
  */
-const bags = new WeakMap<object, PropertyBag>();
+const scopes = new WeakMap<object, Scope>();
 
-/** The subject's person properties with `distinct_id` (docs/evaluation.md §4.1), as flags and cohorts read them. */
-export const personBag = (subject: EvaluationSubject): PropertyBag =>
-  bagOf(subject, subject.personProperties, 'distinct_id', subject.distinctId);
-
-function bagOf(owner: object, properties: PropertyBag, identityKey: string, identity: string): PropertyBag {
-  let bag = bags.get(owner);
-  if (!bag) bags.set(owner, (bag = { ...properties, [identityKey]: identity }));
-  return bag;
+function personScope(subject: EvaluationSubject): Scope {
+  let scope = scopes.get(subject);
+  if (scope === undefined) {
+    const bag = { ...subject.personProperties, distinct_id: subject.distinctId };
+    scopes.set(subject, (scope = { identifier: subject.distinctId, bag, groupTypeIndex: null, complete: subject.personUnread !== true }));
+  }
+  return scope;
 }
 
+/** The subject's person properties with `distinct_id` (docs/evaluation.md §4.1), as flags and cohorts read them. */
+export const personBag = (subject: EvaluationSubject): PropertyBag => personScope(subject).bag;
+
 /** The person or group the flag aggregates by; null when a group flag's group is unknown or not passed (docs/evaluation.md §3.2 step 1). */
-function scopeFor(filters: Record<string, unknown>, subject: EvaluationSubject, groupTypes: ReadonlyMap<number, string>): Scope | null {
-  const index = filters.aggregation_group_type_index;
-  if (index === null || index === undefined) {
-    return {
-      identifier: subject.distinctId,
-      bag: personBag(subject),
-      groupTypeIndex: null,
-      complete: subject.personUnread !== true,
-    };
-  }
+function scopeFor(index: unknown, subject: EvaluationSubject, groupTypes: ReadonlyMap<number, string>): Scope | null {
+  if (index === null || index === undefined) return personScope(subject);
   const name = typeof index === 'number' ? groupTypes.get(index) : undefined;
   const group = name === undefined ? undefined : subject.groups[name];
   if (!group) return null;
-  return {
-    identifier: group.key,
-    bag: bagOf(group, group.properties, '$group_key', group.key),
-    groupTypeIndex: index as number,
-    complete: group.unread !== true,
-  };
+  let scope = scopes.get(group);
+  if (scope === undefined || scope.groupTypeIndex !== index) {
+    const bag = { ...group.properties, $group_key: group.key };
+    scopes.set(group, (scope = { identifier: group.key, bag, groupTypeIndex: index as number, complete: group.unread !== true }));
+  }
+  return scope;
 }
 
 /** docs/evaluation.md §3: one active, non-deleted flag for one subject. Pure: `now` is the request time. */
@@ -160,32 +267,29 @@ export function evaluateFlag(
   groupTypes: ReadonlyMap<number, string>,
   now: Date,
 ): FlagEvaluation {
-  const filters = servedFilters(flag.filters);
-  const scope = scopeFor(filters, subject, groupTypes);
-  if (!scope) return { value: false, reason: 'no_group_type', conditionIndex: null };
-  const matches = (condition: Record<string, unknown>) =>
-    asFilters(condition.properties).every((filter) => matchFilter(filter, scope, subject, now));
+  const compiled = compiledOf(flag);
+  const scope = scopeFor(compiled.aggregation, subject, groupTypes);
+  if (!scope) return compiled.noGroupType;
 
-  const superGroups = asFilters(filters.super_groups);
-  if (scope.groupTypeIndex === null && superGroups.length > 0) {
-    const superCondition = superGroups[0];
-    const enrolmentKey = asFilters(superCondition.properties)[0]?.key;
+  const { superCondition } = compiled;
+  if (scope.groupTypeIndex === null && superCondition !== null) {
+    const { enrolmentKey, condition } = superCondition;
     if (typeof enrolmentKey === 'string') known(scope, enrolmentKey);
     if (typeof enrolmentKey === 'string' && Object.prototype.hasOwnProperty.call(scope.bag, enrolmentKey)) {
-      const value = matches(superCondition) && inRollout(flag.key, superCondition, scope.identifier);
-      return { value, reason: 'super_condition_value', conditionIndex: 0 };
+      const value = matches(condition, scope, subject, now) && inRollout(flag.key, condition.rollout, scope.identifier);
+      return compiled.superOutcomes[value ? 'true' : 'false'];
     }
   }
 
-  let best: FlagEvaluation = { value: false, reason: 'no_condition_match', conditionIndex: 0 };
-  const conditions = asFilters(filters.groups);
+  let best = compiled.noCondition;
+  const { conditions } = compiled;
   for (let index = 0; index < conditions.length; index++) {
     const condition = conditions[index];
-    let reason: EvaluationReason;
-    if (!matches(condition)) reason = 'no_condition_match';
-    else if (!inRollout(flag.key, condition, scope.identifier)) reason = 'out_of_rollout_bound';
-    else return { value: variantValue(flag.key, filters, condition, scope.identifier), reason: 'condition_match', conditionIndex: index };
-    if (SCORE[best.reason] <= SCORE[reason]) best = { value: false, reason, conditionIndex: index };
+    let failed: FlagEvaluation;
+    if (!matches(condition, scope, subject, now)) failed = condition.noMatch;
+    else if (!inRollout(flag.key, condition.rollout, scope.identifier)) failed = condition.outOfRollout;
+    else return matchedOutcome(condition, variantValue(flag.key, compiled, condition, scope.identifier), index);
+    if (SCORE[best.reason] <= SCORE[failed.reason]) best = failed;
   }
   return best;
 }

@@ -95,6 +95,16 @@ export function parseRelativeOrAbsoluteDate(value: string, now: Date): Date | nu
   return null;
 }
 
+/**
+ * A filter's date, parsed once: an absolute one does not depend on `now`, so only a relative one is
+ * counted back again at each evaluation's `now`. The same answers as parseRelativeOrAbsoluteDate.
+ */
+export function dateOperand(value: string): (now: Date) => Date | null {
+  if (value.length <= MAX_DATE_LENGTH && RELATIVE.test(value)) return (now) => parseRelativeOrAbsoluteDate(value, now);
+  const fixed = parseRelativeOrAbsoluteDate(value, new Date(0));
+  return () => fixed;
+}
+
 function subtract(now: Date, n: number, unit: 'h' | 'd' | 'w' | 'm' | 'y'): Date {
   switch (unit) {
     case 'h':

@@ -1,6 +1,6 @@
-import { isPropertyOperator, parseRelativeOrAbsoluteDate } from './operators';
+import { dateOperand, isPropertyOperator, parseRelativeOrAbsoluteDate } from './operators';
 import { regexProblem, regexTest } from './regex';
-import { matchSemver, type SemverOperator } from './semver';
+import { semverTest, type SemverOperator } from './semver';
 
 /** A flag or cohort filter as stored: `{key, value, operator?, type, group_type_index?, negation?}`. */
 export type PropertyFilter = Record<string, unknown>;
@@ -73,47 +73,74 @@ function truthy(value: unknown): boolean {
   return false;
 }
 
+/** A property filter decided against a complete property bag at `now` (propertyMatcher). */
+export type PropertyMatcher = (bag: PropertyBag, now: Date) => boolean;
+
+/** A test of a present property's value, the filter side read once. */
+type ValueTest = (actual: unknown, now: Date) => boolean;
+
+const never = () => false;
+
 /** docs/evaluation.md §4.4: `exact` when the key is present. */
-function exact(expected: unknown, actual: unknown): boolean {
+function exactTest(expected: unknown): ValueTest {
   if (isBooleanLikeScalar(expected) || (Array.isArray(expected) && expected.every(isBooleanLikeScalar))) {
-    return truthy(expected) === truthy(actual);
+    const wanted = truthy(expected);
+    return (actual) => truthy(actual) === wanted;
   }
-  const target = str(actual).toLowerCase();
-  if (Array.isArray(expected)) return expected.some((item) => str(item).toLowerCase() === target);
-  return str(expected).toLowerCase() === target;
+  if (Array.isArray(expected)) {
+    const wanted = expected.map((item) => str(item).toLowerCase());
+    return (actual) => wanted.includes(str(actual).toLowerCase());
+  }
+  const wanted = str(expected).toLowerCase();
+  return (actual) => str(actual).toLowerCase() === wanted;
 }
+
+/** The date text read last, with its `now`: every flag's filter on one property reads the same text. */
+let lastDate: { text: string; now: number; date: Date | null } = { text: '', now: NaN, date: null };
 
 /** docs/evaluation.md §4.6: the property side is unix seconds when numeric, else a parseable date string. */
 function propertyDate(value: unknown, now: Date): Date | null {
   const seconds = numeric(value);
   if (seconds !== null) return new Date(seconds * 1000);
-  return typeof value === 'string' ? parseRelativeOrAbsoluteDate(value, now) : null;
-}
-
-function matchDate(operator: string, actual: unknown, expected: unknown, now: Date): boolean {
-  if (typeof expected !== 'string') return false;
-  const v = parseRelativeOrAbsoluteDate(expected, now);
-  const a = propertyDate(actual, now);
-  if (!v || !a || Number.isNaN(a.getTime())) return false;
-  if (operator === 'is_date_before') return a.getTime() < v.getTime();
-  if (operator === 'is_date_after') return a.getTime() > v.getTime();
-  return a.getTime() === v.getTime();
-}
-
-function matchNumber(operator: string, actual: unknown, expected: unknown): boolean {
-  const a = numeric(actual);
-  const v = numeric(expected);
-  if (a === null || v === null) return false;
-  switch (operator) {
-    case 'gt':
-      return a > v;
-    case 'gte':
-      return a >= v;
-    case 'lt':
-      return a < v;
-    default:
-      return a <= v;
+  if (typeof value !== 'string') return null;
+  if (value !== lastDate.text || now.getTime() !== lastDate.now) {
+    lastDate = { text: value, now: now.getTime(), date: parseRelativeOrAbsoluteDate(value, now) };
   }
+  return lastDate.date;
+}
+
+function dateTest(operator: string, expected: unknown): ValueTest {
+  if (typeof expected !== 'string') return never;
+  const operand = dateOperand(expected);
+  const compare =
+    operator === 'is_date_before'
+      ? (a: number, v: number) => a < v
+      : operator === 'is_date_after'
+        ? (a: number, v: number) => a > v
+        : (a: number, v: number) => a === v;
+  return (actual, now) => {
+    const v = operand(now);
+    const a = propertyDate(actual, now);
+    if (!v || !a || Number.isNaN(a.getTime())) return false;
+    return compare(a.getTime(), v.getTime());
+  };
+}
+
+function numberTest(operator: string, expected: unknown): ValueTest {
+  const v = numeric(expected);
+  if (v === null) return never;
+  const compare =
+    operator === 'gt'
+      ? (a: number) => a > v
+      : operator === 'gte'
+        ? (a: number) => a >= v
+        : operator === 'lt'
+          ? (a: number) => a < v
+          : (a: number) => a <= v;
+  return (actual) => {
+    const a = numeric(actual);
+    return a !== null && compare(a);
+  };
 }
 
 /** The positive form of each negated text operator; a negated operator is true when the key is absent. */
@@ -124,27 +151,36 @@ export const NEGATED: Record<string, string> = {
   not_ends_with: 'ends_with',
 };
 
-function matchPresent(operator: string, actual: unknown, expected: unknown, now: Date): boolean {
+function presentTest(operator: string, expected: unknown): ValueTest {
   switch (operator) {
     case 'exact':
-      return exact(expected, actual);
-    case 'icontains':
-      return asciiLower(str(actual)).includes(asciiLower(str(expected)));
-    case 'starts_with':
-      return asciiLower(str(actual)).startsWith(asciiLower(str(expected)));
-    case 'ends_with':
-      return asciiLower(str(actual)).endsWith(asciiLower(str(expected)));
+      return exactTest(expected);
+    case 'icontains': {
+      const wanted = asciiLower(str(expected));
+      return (actual) => asciiLower(str(actual)).includes(wanted);
+    }
+    case 'starts_with': {
+      const wanted = asciiLower(str(expected));
+      return (actual) => asciiLower(str(actual)).startsWith(wanted);
+    }
+    case 'ends_with': {
+      const wanted = asciiLower(str(expected));
+      return (actual) => asciiLower(str(actual)).endsWith(wanted);
+    }
     case 'gt':
     case 'gte':
     case 'lt':
     case 'lte':
-      return matchNumber(operator, actual, expected);
+      return numberTest(operator, expected);
     case 'is_date_before':
     case 'is_date_after':
     case 'is_date_exact':
-      return matchDate(operator, actual, expected, now);
-    default:
-      return operator.startsWith('semver_') && matchSemver(operator as SemverOperator, str(actual), str(expected));
+      return dateTest(operator, expected);
+    default: {
+      if (!operator.startsWith('semver_')) return never;
+      const test = semverTest(operator as SemverOperator, str(expected));
+      return (actual) => test(str(actual));
+    }
   }
 }
 
@@ -152,29 +188,52 @@ function matchPresent(operator: string, actual: unknown, expected: unknown, now:
  * docs/evaluation.md §4.7: a pattern that cannot be evaluated, or a value too long to decide, is
  * false for both operators; an absent key is false for `regex`, true for `not_regex`.
  */
-function matchRegex(operator: 'regex' | 'not_regex', actual: unknown, present: boolean, pattern: string): boolean {
-  if (regexProblem(pattern) !== null) return false;
-  if (!present) return operator === 'not_regex';
-  const matched = regexTest(pattern, str(actual));
-  if (matched === null) return false;
-  return operator === 'regex' ? matched : !matched;
+function regexMatcher(operator: 'regex' | 'not_regex', key: string, pattern: string): PropertyMatcher {
+  if (regexProblem(pattern) !== null) return never;
+  return (bag) => {
+    if (!hasOwn(bag, key)) return operator === 'not_regex';
+    const matched = regexTest(pattern, str(bag[key]));
+    if (matched === null) return false;
+    return operator === 'regex' ? matched : !matched;
+  };
 }
 
 /**
- * docs/evaluation.md §4.3: one property filter against a complete property bag (an absent key is a
- * definite answer). `in`/`not_in` belong to cohort filters and are false here.
+ * docs/evaluation.md §4.3: one property filter, its own side (operator, key, value) read once, as a
+ * test of complete property bags (an absent key is a definite answer). `in`/`not_in` belong to
+ * cohort filters and are false here.
  */
-export function matchProperty(filter: PropertyFilter, bag: PropertyBag, now: Date): boolean {
+export function propertyMatcher(filter: PropertyFilter): PropertyMatcher {
   const operator = filter.operator === undefined || filter.operator === null ? 'exact' : filter.operator;
-  if (!isPropertyOperator(operator)) return false;
+  if (!isPropertyOperator(operator)) return never;
   const key = typeof filter.key === 'string' ? filter.key : str(filter.key);
-  const present = hasOwn(bag, key);
-  if (operator === 'is_set') return present;
-  if (operator === 'is_not_set') return !present;
+  if (operator === 'is_set') return (bag) => hasOwn(bag, key);
+  if (operator === 'is_not_set') return (bag) => !hasOwn(bag, key);
   const expected = filter.value;
-  if (expected === undefined || expected === null) return false;
-  if (operator === 'regex' || operator === 'not_regex') return matchRegex(operator, present ? bag[key] : undefined, present, str(expected));
+  if (expected === undefined || expected === null) return never;
+  if (operator === 'regex' || operator === 'not_regex') return regexMatcher(operator, key, str(expected));
   const positive = NEGATED[operator];
-  if (positive) return !present || !matchPresent(positive, bag[key], expected, now);
-  return present && matchPresent(operator, bag[key], expected, now);
+  if (positive) {
+    const test = presentTest(positive, expected);
+    return (bag, now) => !hasOwn(bag, key) || !test(bag[key], now);
+  }
+  const test = presentTest(operator, expected);
+  return (bag, now) => hasOwn(bag, key) && test(bag[key], now);
+}
+
+const storedMatchers = new WeakMap<PropertyFilter, PropertyMatcher>();
+
+/**
+ * propertyMatcher for a filter of stored definitions (flags', cohorts'), which never change in place
+ * (a change loads new ones): built once per filter object, kept while it lives.
+ */
+export function storedMatcher(filter: PropertyFilter): PropertyMatcher {
+  let matcher = storedMatchers.get(filter);
+  if (matcher === undefined) storedMatchers.set(filter, (matcher = propertyMatcher(filter)));
+  return matcher;
+}
+
+/** docs/evaluation.md §4.3: one property filter against a complete property bag (propertyMatcher, once). */
+export function matchProperty(filter: PropertyFilter, bag: PropertyBag, now: Date): boolean {
+  return propertyMatcher(filter)(bag, now);
 }

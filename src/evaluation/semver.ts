@@ -55,36 +55,57 @@ export type SemverOperator =
   | 'semver_caret'
   | 'semver_wildcard';
 
-/** `actual` is the property's text, `expected` the filter value's; anything unparseable is false. */
-export function matchSemver(operator: SemverOperator, actual: string, expected: string): boolean {
-  const a = parseVersion(actual);
-  if (!a) return false;
+/** The version text read last: every flag's filter on one property reads the same text. */
+let lastVersion: { text: string; version: Version | null } = { text: '', version: null };
+
+function propertyVersion(text: string): Version | null {
+  if (text !== lastVersion.text) lastVersion = { text, version: parseVersion(text) };
+  return lastVersion.version;
+}
+
+/**
+ * The test `operator` makes of a property's text against `expected` (the filter value's text), the
+ * filter side parsed once; anything unparseable is false.
+ */
+export function semverTest(operator: SemverOperator, expected: string): (actual: string) => boolean {
   if (operator === 'semver_wildcard') {
     const range = wildcardRange(expected);
-    if (range === null) return false;
-    return range === 'any' || within(a, range[0], range[1]);
+    if (range === null) return () => false;
+    return (actual) => {
+      const a = propertyVersion(actual);
+      return a !== null && (range === 'any' || within(a, range[0], range[1]));
+    };
   }
   const v = parseVersion(expected);
-  if (!v) return false;
-  const c = compare(a, v);
+  if (!v) return () => false;
+  const test = versionTest(operator, v);
+  return (actual) => {
+    const a = propertyVersion(actual);
+    return a !== null && test(a);
+  };
+}
+
+function versionTest(operator: Exclude<SemverOperator, 'semver_wildcard'>, v: Version): (a: Version) => boolean {
   switch (operator) {
     case 'semver_eq':
-      return c === 0;
+      return (a) => compare(a, v) === 0;
     case 'semver_neq':
-      return c !== 0;
+      return (a) => compare(a, v) !== 0;
     case 'semver_gt':
-      return c > 0;
+      return (a) => compare(a, v) > 0;
     case 'semver_gte':
-      return c >= 0;
+      return (a) => compare(a, v) >= 0;
     case 'semver_lt':
-      return c < 0;
+      return (a) => compare(a, v) < 0;
     case 'semver_lte':
-      return c <= 0;
-    case 'semver_tilde':
-      return within(a, v, [v[0], v[1] + 1, 0]);
+      return (a) => compare(a, v) <= 0;
+    case 'semver_tilde': {
+      const upper: Version = [v[0], v[1] + 1, 0];
+      return (a) => within(a, v, upper);
+    }
     case 'semver_caret': {
       const upper: Version = v[0] > 0 ? [v[0] + 1, 0, 0] : v[1] > 0 ? [0, v[1] + 1, 0] : [0, 0, v[2] + 1];
-      return within(a, v, upper);
+      return (a) => within(a, v, upper);
     }
   }
 }

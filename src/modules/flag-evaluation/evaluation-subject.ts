@@ -7,7 +7,7 @@ import { CohortStore, type CohortDefinitionRow } from '../cohort/cohort.store';
 import { GroupStore } from '../group/group.store';
 import { PersonStore } from '../person/person.store';
 import { cohortMembership, type CohortDefinitions, type PropertyGroup } from '../../evaluation/cohort-match';
-import { matchProperty, str } from '../../evaluation/property-match';
+import { storedMatcher, str } from '../../evaluation/property-match';
 import { dataRecord } from '../../data-record';
 
 /** What evaluations of a project read (also cached with the SDK definitions, local-evaluation.ts). */
@@ -134,7 +134,7 @@ export function subjectWithCohorts(
   const subject: EvaluationSubject = { distinctId, personProperties, groups, inCohort: (id) => inCohort(id) };
   let inCohort: (id: number) => boolean;
   if (staticCohorts !== null) {
-    inCohort = cohortMembership(cohorts, staticCohorts, (filter) => matchProperty(filter, personBag(subject), now));
+    inCohort = cohortMembership(cohorts, staticCohorts, (filter) => storedMatcher(filter)(personBag(subject), now));
     return subject;
   }
   inCohort = cohortMembership(
@@ -146,7 +146,7 @@ export function subjectWithCohorts(
       const bag = personBag(subject);
       const key = typeof filter.key === 'string' ? filter.key : str(filter.key);
       if (!Object.prototype.hasOwnProperty.call(bag, key)) throw new SubjectDataUnavailable(`the stored property ${JSON.stringify(key)}`);
-      return matchProperty(filter, bag, now);
+      return storedMatcher(filter)(bag, now);
     },
   );
   subject.personUnread = true;

@@ -26,7 +26,7 @@ async function evaluateFlags(
     const item = byKey.get(flag.key);
     // Left out by remote evaluation: its evaluation failed, or the stored person or group could not be read (logged there).
     if (!item) return { key: flag.key, errorCode: 'GENERAL', errorDetails: 'The flag could not be evaluated' };
-    return ofrepSuccess(item);
+    return ofrepSuccess({ flag: item.flag, ...item.evaluation });
   });
 }
 

@@ -1,16 +1,14 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context';
-import { SubjectDataUnavailable, type EvaluationReason } from '../../evaluation/evaluate-flag';
+import { SubjectDataUnavailable, type FlagEvaluation } from '../../evaluation/evaluate-flag';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { evaluateForSubject, type SubjectEvaluation } from './flag-evaluation.service';
 import type { RemoteEvaluationSubject } from './remote-evaluation.request';
 
-/** One evaluated flag as remote evaluation answers it. */
+/** One evaluated flag as remote evaluation answers it: its outcome is one evaluateFlag made once for the flag. */
 export interface RemoteFlag {
   flag: FeatureFlag;
-  value: boolean | string;
-  reason: EvaluationReason;
-  conditionIndex: number | null;
+  evaluation: FlagEvaluation;
 }
 
 export interface RemoteEvaluation {
@@ -57,13 +55,6 @@ export async function evaluateRemotely(
     logger.warn({ err: error, project_id: projectId }, 'remote evaluation: the flags could not be loaded');
     return { flags: [], errorsWhileComputingFlags: true };
   }
-  return {
-    flags: evaluated.map(({ flag, evaluation }) => ({
-      flag,
-      value: evaluation.value,
-      reason: evaluation.reason as EvaluationReason,
-      conditionIndex: evaluation.conditionIndex,
-    })),
-    errorsWhileComputingFlags: errors,
-  };
+  // Only active flags were evaluated: none is `disabled`.
+  return { flags: evaluated as RemoteFlag[], errorsWhileComputingFlags: errors };
 }

@@ -1,4 +1,4 @@
-import type { EvaluationReason } from '../../evaluation/evaluate-flag';
+import type { EvaluationReason, FlagEvaluation, FlagValue } from '../../evaluation/evaluate-flag';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import type { RemoteEvaluation, RemoteFlag } from './remote-evaluation.service';
 import { dataRecord } from '../../data-record';
@@ -12,7 +12,7 @@ const DESCRIPTIONS: Record<EvaluationReason, (index: number | null) => string> =
 };
 
 /** The stored payload for the flag's value (`"true"` for true, else the variant key), as stored; null when off or none. */
-function payloadOf({ flag, value }: RemoteFlag): unknown {
+function payloadOf(flag: FeatureFlag, value: FlagValue): unknown {
   if (value === false) return null;
   const payloads = flag.filters?.payloads;
   if (payloads === null || typeof payloads !== 'object' || Array.isArray(payloads)) return null;
@@ -24,62 +24,43 @@ function payloadOf({ flag, value }: RemoteFlag): unknown {
  * A detailed answer is joined from encoded parts built once, not serialised per request (building
  * 100 flags' JSON as text and encoding it again was about a fifth of /flags' CPU): the flags remote
  * evaluation answers come from the cached definitions and never change in place (a change loads new
- * ones), so each flag's parts are kept beside it. A member (`,"key":{key, enabled, variant, reason,
- * "metadata":{…}}`) is built per value, reason and condition set. Its metadata carries the payload
+ * ones), and each outcome of a flag is one object (evaluateFlag), so a member (`,"key":{key, enabled,
+ * variant, reason, "metadata":{…}}`) is kept beside its outcome. Its metadata carries the payload
  * (up to the flag's 1 MiB), which must not be copied once per condition set: a member whose metadata
- * is small is one part, a larger one joins a head to its value's metadata, kept once.
+ * is small is one part, a larger one joins a head to its value's metadata, kept once per flag and value.
  */
 const WHOLE_MEMBER_MAX_METADATA = 1024;
 
-/** What one value of a flag answers: its metadata, and its members by reason and condition set (memberKey). */
-interface ValueParts {
-  metadata: Buffer;
-  members: Map<number, Buffer[]>;
-}
+const metadataParts = new WeakMap<FeatureFlag, Map<FlagValue, Buffer>>();
+const members = new WeakMap<FlagEvaluation, Buffer[]>();
 
-const parts = new WeakMap<FeatureFlag, Map<string | boolean, ValueParts>>();
-
-const REASON_ORDINALS: Record<EvaluationReason, number> = {
-  condition_match: 0,
-  super_condition_value: 1,
-  no_condition_match: 2,
-  out_of_rollout_bound: 3,
-  no_group_type: 4,
-};
-
-/** A number per reason and condition set (a number keys a Map without building a string). */
-const memberKey = (reason: EvaluationReason, conditionIndex: number | null) =>
-  conditionIndex === null ? -1 - REASON_ORDINALS[reason] : conditionIndex * 8 + REASON_ORDINALS[reason];
-
-function valuePartsOf(item: RemoteFlag): ValueParts {
-  let byValue = parts.get(item.flag);
-  if (!byValue) parts.set(item.flag, (byValue = new Map()));
-  let value = byValue.get(item.value);
-  if (value === undefined) {
-    const { flag } = item;
+function metadataOf(flag: FeatureFlag, value: FlagValue): Buffer {
+  let byValue = metadataParts.get(flag);
+  if (!byValue) metadataParts.set(flag, (byValue = new Map()));
+  let metadata = byValue.get(value);
+  if (metadata === undefined) {
     const description = flag.name === '' ? null : flag.name;
-    const metadata = Buffer.from(JSON.stringify({ id: flag.id, version: flag.version, payload: payloadOf(item), description }));
-    byValue.set(item.value, (value = { metadata, members: new Map() }));
+    metadata = Buffer.from(JSON.stringify({ id: flag.id, version: flag.version, payload: payloadOf(flag, value), description }));
+    byValue.set(value, metadata);
   }
-  return value;
+  return metadata;
 }
 
 /** The member's parts, the first starting with `,` (the answer's first member skips it). */
-function memberOf(item: RemoteFlag): Buffer[] {
-  const value = valuePartsOf(item);
-  const key = memberKey(item.reason, item.conditionIndex);
-  let member = value.members.get(key);
+function memberOf({ flag, evaluation }: RemoteFlag): Buffer[] {
+  let member = members.get(evaluation);
   if (member === undefined) {
-    const { flag, reason, conditionIndex } = item;
+    const { value, reason, conditionIndex } = evaluation;
+    const metadata = metadataOf(flag, value);
     const name = JSON.stringify(flag.key);
-    const variant = typeof item.value === 'string' ? JSON.stringify(item.value) : 'null';
+    const variant = typeof value === 'string' ? JSON.stringify(value) : 'null';
     const why = JSON.stringify({ code: reason, condition_index: conditionIndex, description: DESCRIPTIONS[reason](conditionIndex) });
-    const head = `,${name}:{"key":${name},"enabled":${item.value !== false},"variant":${variant},"reason":${why},"metadata":`;
+    const head = `,${name}:{"key":${name},"enabled":${value !== false},"variant":${variant},"reason":${why},"metadata":`;
     member =
-      value.metadata.length <= WHOLE_MEMBER_MAX_METADATA
-        ? [Buffer.concat([Buffer.from(head), value.metadata, CLOSE])]
-        : [Buffer.from(head), value.metadata, CLOSE];
-    value.members.set(key, member);
+      metadata.length <= WHOLE_MEMBER_MAX_METADATA
+        ? [Buffer.concat([Buffer.from(head), metadata, CLOSE])]
+        : [Buffer.from(head), metadata, CLOSE];
+    members.set(evaluation, member);
   }
   return member;
 }
@@ -110,10 +91,10 @@ export function legacyShape(result: RemoteEvaluation): Record<string, unknown> {
   // Keyed by flag key, which may be `__proto__`.
   const featureFlags = dataRecord<boolean | string>();
   const featureFlagPayloads = dataRecord();
-  for (const item of result.flags) {
-    featureFlags[item.flag.key] = item.value;
-    const payload = payloadOf(item);
-    if (payload !== null) featureFlagPayloads[item.flag.key] = payload;
+  for (const { flag, evaluation } of result.flags) {
+    featureFlags[flag.key] = evaluation.value;
+    const payload = payloadOf(flag, evaluation.value);
+    if (payload !== null) featureFlagPayloads[flag.key] = payload;
   }
   return { featureFlags, featureFlagPayloads, errorsWhileComputingFlags: result.errorsWhileComputingFlags };
 }

@@ -1,5 +1,5 @@
 import { eventLoopSlices } from '../../../event-loop-slices';
-import { matchProperty } from '../../../evaluation/property-match';
+import { propertyMatcher } from '../../../evaluation/property-match';
 import type { MetricEntry, PropertyFilter } from './metric';
 
 /** Positional parameters of one statement: `add` answers the placeholder (`$3`). */
@@ -28,7 +28,7 @@ interface Decision {
 /**
  * Metric property filters, decided by the flag evaluator itself (docs/experiment-results.md,
  * "Property filters"): every distinct value the filter's key takes in the candidate rows is read
- * once, `matchProperty` decides it (regexes on RE2, dates, semver, `exact` with a
+ * once, `propertyMatcher` decides it (regexes on RE2, dates, semver, `exact` with a
  * list, …), and the statements then test membership in the values that matched. The candidates are
  * read in the computation's snapshot (one repeatable-read transaction), so the list is complete.
  */
@@ -59,7 +59,7 @@ const needsValues = (filter: PropertyFilter) => filter.operator !== 'is_set' && 
 
 /**
  * Reads the candidate values of every filter of `entries` and decides each filter with
- * `matchProperty` at `now`: one statement per bag with filters to decide. `candidates(bag, keys,
+ * `propertyMatcher` at `now`: one statement per bag with filters to decide. `candidates(bag, keys,
  * params)` is that statement: rows `(key, value)`, each distinct value (jsonb text) a key in `keys`
  * (a text[] placeholder) takes where the filters can apply.
  */
@@ -80,7 +80,8 @@ export async function decideFilters(
     const byKey = new Map<string, Array<{ text: string; value: unknown }>>(keys.map((key) => [key, []]));
     for (const row of rows) byKey.get(row.key)!.push({ text: row.value, value: JSON.parse(row.value) });
     for (const filter of filters) {
-      const evaluate = (properties: Record<string, unknown>) => matchProperty({ ...filter }, properties, now);
+      const match = propertyMatcher({ ...filter });
+      const evaluate = (properties: Record<string, unknown>) => match(properties, now);
       const matched: string[] = [];
       const unmatched: string[] = [];
       for (const { text, value } of byKey.get(filter.key)!) {
