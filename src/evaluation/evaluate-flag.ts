@@ -1,5 +1,5 @@
 import { bucketHash } from './hash';
-import { numeric, storedMatcher, str, type PropertyBag, type PropertyFilter } from './property-match';
+import { numeric, propertyMatcher, str, type PropertyBag, type PropertyFilter, type PropertyMatcher } from './property-match';
 import { servedFilters } from './served-filters';
 
 export type FlagValue = boolean | string;
@@ -75,12 +75,14 @@ function known(scope: Scope, key: unknown): void {
 
 /**
  * A flag's conditions with everything that does not depend on the subject read once: the filters'
- * shapes, rollouts and variant ranges here, each property filter's operands (lower-cased text,
- * numbers, dates, versions, patterns checked) in its storedMatcher, built on first use. Evaluating 100 flags per request read each condition's JSON afresh (about a third
- * of /flags' CPU, most of it re-reading operands).
+ * shapes, rollouts, variant ranges and each property filter's operands (lower-cased text, numbers,
+ * dates, versions, patterns checked). Evaluating 100 flags per request read each condition's JSON
+ * afresh (about a third of /flags' CPU, most of it re-reading operands).
  */
 interface CompiledFilter {
   filter: PropertyFilter;
+  /** Its property test, made on first use: a filter behind a condition that never runs costs nothing. */
+  matcher?: PropertyMatcher;
   /** A cohort filter's cohort id, or null when it names none. */
   cohortId: number | null;
 }
@@ -197,14 +199,18 @@ function matchFilter(compiled: CompiledFilter, scope: Scope, subject: Evaluation
   const { filter } = compiled;
   if (!scope.complete && (filter.type === 'person' || filter.type === 'group')) known(scope, filter.key);
   if (scope.groupTypeIndex === null) {
-    if (filter.type === 'person') return storedMatcher(filter)(scope.bag, now);
+    if (filter.type === 'person') return (compiled.matcher ??= propertyMatcher(filter))(scope.bag, now);
     if (filter.type === 'cohort') {
       const member = compiled.cohortId !== null && subject.inCohort(compiled.cohortId);
       return filter.operator === 'not_in' ? !member : member;
     }
     return false;
   }
-  return filter.type === 'group' && filter.group_type_index === scope.groupTypeIndex && storedMatcher(filter)(scope.bag, now);
+  return (
+    filter.type === 'group' &&
+    filter.group_type_index === scope.groupTypeIndex &&
+    (compiled.matcher ??= propertyMatcher(filter))(scope.bag, now)
+  );
 }
 
 function matches(condition: CompiledCondition, scope: Scope, subject: EvaluationSubject, now: Date): boolean {

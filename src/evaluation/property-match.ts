@@ -224,7 +224,7 @@ export function propertyMatcher(filter: PropertyFilter): PropertyMatcher {
 const storedMatchers = new WeakMap<PropertyFilter, PropertyMatcher>();
 
 /**
- * propertyMatcher for a filter of stored definitions (flags', cohorts'), which never change in place
+ * propertyMatcher for a filter of stored cohort definitions, which never change in place
  * (a change loads new ones): built once per filter object, kept while it lives.
  */
 export function storedMatcher(filter: PropertyFilter): PropertyMatcher {

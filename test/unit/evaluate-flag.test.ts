@@ -348,3 +348,48 @@ describe('filters and property bags (docs/evaluation.md ยง4.1, docs/cohorts.md ย
     expect(evaluateFlag({ key: 'beta', filters }, who, GROUP_TYPES, new Date('2024-07-15T12:00:00Z')).value).toBe(false);
   });
 });
+
+describe('evaluation compiled once per flag (src/evaluation/evaluate-flag.ts)', () => {
+  it('evaluates a flag again after its filters are replaced, and keeps each outcome as one frozen object', () => {
+    const flag = { key: 'beta', filters: { groups: [PLAN_PRO] } as Record<string, unknown> | null };
+    const pro = subject({ personProperties: { plan: 'pro' } });
+    const first = evaluateFlag(flag, pro, GROUP_TYPES, NOW);
+    expect(first).toEqual(result(true, 'condition_match', 0));
+    expect(evaluateFlag(flag, subject({ personProperties: { plan: 'pro' } }), GROUP_TYPES, NOW)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    flag.filters = { groups: [COUNTRY_US] };
+    expect(evaluateFlag(flag, pro, GROUP_TYPES, NOW)).toEqual(result(false, 'no_condition_match', 0));
+  });
+
+  it.each([
+    [100, true],
+    [150, true],
+    [-5, false],
+    [Number.NaN, false],
+  ])('decides a rollout of %p%% without the hash as the hash would (%p for every subject)', (rollout, value) => {
+    for (const distinctId of ['user-1', 'user-2', 'u', 'x'.repeat(200)]) {
+      const evaluation = evaluate({ groups: [{ properties: [], rollout_percentage: rollout }] }, subject({ distinctId }));
+      expect(evaluation).toEqual(result(value, value ? 'condition_match' : 'out_of_rollout_bound', 0));
+    }
+  });
+
+  it('reads a property date relative to each evaluation own now, one text after another', () => {
+    const filters = { groups: [{ properties: [person('seen', '2024-06-01', 'is_date_after')] }] };
+    const who = subject({ personProperties: { seen: '-10d' } });
+    expect(evaluateFlag({ key: 'beta', filters }, who, GROUP_TYPES, NOW).value).toBe(true);
+    expect(evaluateFlag({ key: 'beta', filters }, who, GROUP_TYPES, new Date('2024-06-05T00:00:00Z')).value).toBe(false);
+  });
+
+  it('reads each subject version afresh when versions alternate', () => {
+    const filters = { groups: [{ properties: [person('app', '2.0.0', 'semver_gte')] }] };
+    for (const [app, value] of [
+      ['2.1.0', true],
+      ['1.9.9', false],
+      ['2.1.0', true],
+      ['v3', true],
+      ['1.9.9', false],
+    ] as const) {
+      expect(evaluate(filters, subject({ personProperties: { app } })).value).toBe(value);
+    }
+  });
+});
