@@ -429,9 +429,13 @@ describe('a flag with 10,000 entries', () => {
     const flag = await createFlag({ key: 'long-history' });
     flagId = flag.id;
     path = `${paths.flag(flagId)}/activity`;
-    // Entries of this flag, and as many of another, written straight into the table.
-    const other = await createFlag({ key: 'long-history-neighbour' });
-    for (const id of [flagId, other.id]) {
+    // Entries of this flag, and as many of each of four others, written straight into the table: the
+    // flag holds a fifth of it, so its index is the plan whatever the visibility map says (with one
+    // neighbour, half the table, a count sometimes planned a scan when a concurrent snapshot kept the
+    // vacuum below from marking the pages all-visible).
+    const others = [];
+    for (let i = 0; i < 4; i++) others.push(await createFlag({ key: `long-history-neighbour-${i}` }));
+    for (const id of [flagId, ...others.map((other) => other.id)]) {
       await app.factories.sql(
         `insert into activity_log (project_id, scope, item_id, activity, user_id, detail, created_at)
          select ?, 'FeatureFlag', ?, 'updated', ?, jsonb_build_object('changes', null, 'trigger', null, 'type', null, 'name', 'entry-' || n, 'short_id', null),
