@@ -35,8 +35,16 @@ export class RssWatch {
   }
 }
 
-/** CPU time (user + system) a process has used, in clock ticks (10 ms on Linux); null once it is gone. */
-export function cpuTicks(pid: number): number | null {
+/** A process's children, e.g. a primary's workers (Linux's /proc/<pid>/task/<pid>/children). */
+export function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function ownCpuTicks(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return Number(fields[11]) + Number(fields[12]);
@@ -46,8 +54,19 @@ export function cpuTicks(pid: number): number | null {
 }
 
 /**
- * Waits (at most `maxMs`) until a process stops using CPU. When autocannon stops, requests it
- * already sent are still being served; without this pause they would run into the next measurement.
+ * CPU time (user + system) a process and its children (a primary's workers) have used, in clock
+ * ticks (10 ms on Linux); null once the process is gone.
+ */
+export function cpuTicks(pid: number): number | null {
+  const own = ownCpuTicks(pid);
+  if (own === null) return null;
+  return childrenOf(pid).reduce((sum, child) => sum + (ownCpuTicks(child) ?? 0), own);
+}
+
+/**
+ * Waits (at most `maxMs`) until a process and its children (a primary's workers) stop using CPU.
+ * When autocannon stops, requests it already sent are still being served; without this pause they
+ * would run into the next measurement.
  */
 export async function quiesce(pid: number, maxMs = 15_000): Promise<void> {
   const deadline = Date.now() + maxMs;

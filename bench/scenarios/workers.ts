@@ -1,34 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { personProperties, remoteDistinctId } from '../fixtures';
-import { httpRunner, type HttpLoad, type Runner } from '../load';
+import { httpRunner, type HttpLoad } from '../load';
 import { wrkAvailable, wrkRunner } from '../wrk';
-import { quiesce, RssWatch } from '../proc';
+import { childrenOf, RssWatch } from '../proc';
 import { startService, stopService, type RunningService } from '../service';
 import { alternate, logged, makeRow } from './row';
 import type { Row, Scenario } from './types';
-
-/** The worker processes of a primary: its children (Linux's /proc/<pid>/task/<pid>/children). */
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/** After each run, every worker goes idle too (requests in flight must not spill into the other side's run). */
-const quiescingAll = (runner: Runner, pids: number[]): Runner => ({
-  async warm(seconds) {
-    await runner.warm(seconds);
-    for (const pid of pids) await quiesce(pid);
-  },
-  async run(seconds) {
-    const sample = await runner.run(seconds);
-    for (const pid of pids) await quiesce(pid);
-    return sample;
-  },
-});
 
 /**
  * WEB_CONCURRENCY (docs/operations.md#workers): the same service as N worker processes (N = the
@@ -91,7 +68,7 @@ export const workers: Scenario = {
         const sides = await alternate(
           context,
           runner(context.service.url, load, settings.connections, context.service.pid),
-          quiescingAll(runner(cluster.url, load, settings.connections, cluster.pid), pids),
+          runner(cluster.url, load, settings.connections, cluster.pid),
           false,
         );
         cluster.assertRunning();
