@@ -234,20 +234,32 @@ function variantValue(flagKey: string, flag: CompiledFlag, condition: CompiledCo
 }
 
 /**
- * Each subject's and group's scope, its bag with the identity key added, made once and read by every
- * flag evaluated for it (a subject is complete before its first evaluation and not changed after): a
- * per-flag copy of a large property bag made one request cost flags × properties.
+ * Each subject's and group's scope, with its bag (the identity key added) made once and read by every
+ * flag evaluated for it: a per-flag copy of a large property bag made one request cost flags ×
+ * properties. The identifier and completeness are checked against the subject each time (two reads).
  */
 const scopes = new WeakMap<object, Scope>();
 
-function personScope(subject: EvaluationSubject): Scope {
-  let scope = scopes.get(subject);
-  if (scope === undefined) {
-    const bag = { ...subject.personProperties, distinct_id: subject.distinctId };
-    scopes.set(subject, (scope = { identifier: subject.distinctId, bag, groupTypeIndex: null, complete: subject.personUnread !== true }));
+function scopeOf(
+  owner: object,
+  properties: PropertyBag,
+  identityKey: 'distinct_id' | '$group_key',
+  identifier: string,
+  groupTypeIndex: number | null,
+  complete: boolean,
+): Scope {
+  const known = scopes.get(owner);
+  if (known !== undefined && known.identifier === identifier && known.groupTypeIndex === groupTypeIndex && known.complete === complete) {
+    return known;
   }
+  const bag = known?.bag ?? { ...properties, [identityKey]: identifier };
+  const scope = { identifier, bag, groupTypeIndex, complete };
+  scopes.set(owner, scope);
   return scope;
 }
+
+const personScope = (subject: EvaluationSubject): Scope =>
+  scopeOf(subject, subject.personProperties, 'distinct_id', subject.distinctId, null, subject.personUnread !== true);
 
 /** The subject's person properties with `distinct_id` (docs/evaluation.md §4.1), as flags and cohorts read them. */
 export const personBag = (subject: EvaluationSubject): PropertyBag => personScope(subject).bag;
@@ -258,12 +270,7 @@ function scopeFor(index: unknown, subject: EvaluationSubject, groupTypes: Readon
   const name = typeof index === 'number' ? groupTypes.get(index) : undefined;
   const group = name === undefined ? undefined : subject.groups[name];
   if (!group) return null;
-  let scope = scopes.get(group);
-  if (scope === undefined || scope.groupTypeIndex !== index) {
-    const bag = { ...group.properties, $group_key: group.key };
-    scopes.set(group, (scope = { identifier: group.key, bag, groupTypeIndex: index as number, complete: group.unread !== true }));
-  }
-  return scope;
+  return scopeOf(group, group.properties, '$group_key', group.key, index as number, group.unread !== true);
 }
 
 /** docs/evaluation.md §3: one active, non-deleted flag for one subject. Pure: `now` is the request time. */

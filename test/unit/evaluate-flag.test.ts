@@ -1,4 +1,4 @@
-import { evaluateFlag, type EvaluationSubject, type FlagEvaluation } from '../../src/evaluation/evaluate-flag';
+import { evaluateFlag, SubjectDataUnavailable, type EvaluationSubject, type FlagEvaluation } from '../../src/evaluation/evaluate-flag';
 import { bucketHash } from '../../src/evaluation/hash';
 import { servedFilters } from '../../src/evaluation/served-filters';
 
@@ -391,5 +391,17 @@ describe('evaluation compiled once per flag (src/evaluation/evaluate-flag.ts)', 
     ] as const) {
       expect(evaluate(filters, subject({ personProperties: { app } })).value).toBe(value);
     }
+  });
+});
+
+describe('a subject changed between evaluations (src/evaluation/evaluate-flag.ts)', () => {
+  it('reads personUnread and the distinct id afresh, as the bag was read before the scope was kept', () => {
+    const flag = { key: 'beta', filters: { groups: [{ properties: [person('plan', 'pro', 'is_not')], rollout_percentage: 39 }] } };
+    const who = subject({ distinctId: 'user-2' }); // rolls out at 0.3824
+    expect(evaluateFlag(flag, who, GROUP_TYPES, NOW)).toEqual(result(true, 'condition_match', 0));
+    who.distinctId = 'user-1'; // 0.3977
+    expect(evaluateFlag(flag, who, GROUP_TYPES, NOW)).toEqual(result(false, 'out_of_rollout_bound', 0));
+    who.personUnread = true;
+    expect(() => evaluateFlag(flag, who, GROUP_TYPES, NOW)).toThrow(SubjectDataUnavailable);
   });
 });
