@@ -73,12 +73,7 @@ function known(scope: Scope, key: unknown): void {
   }
 }
 
-/**
- * A flag's conditions with everything that does not depend on the subject read once: the filters'
- * shapes, rollouts, variant ranges and each property filter's operands (lower-cased text, numbers,
- * dates, versions, patterns checked). Evaluating 100 flags per request read each condition's JSON
- * afresh (about a third of /flags' CPU, most of it re-reading operands).
- */
+/** A property filter of a compiled flag (CompiledFlag). */
 interface CompiledFilter {
   filter: PropertyFilter;
   /** Its property test, made on first use: a filter behind a condition that never runs costs nothing. */
@@ -101,6 +96,12 @@ interface CompiledCondition {
   matched: Map<FlagValue, FlagEvaluation>;
 }
 
+/**
+ * A flag's conditions with everything that does not depend on the subject read once: the filters'
+ * shapes, rollouts, variant ranges and each property filter's operands (lower-cased text, numbers,
+ * dates, versions, patterns checked). Evaluating 100 flags per request read each condition's JSON
+ * afresh (about a third of /flags' CPU, most of it re-reading operands).
+ */
 interface CompiledFlag {
   aggregation: unknown;
   /** The first super condition and its enrolment key (a super condition applies to person flags only). */
