@@ -1,6 +1,7 @@
 import { buildSchema } from 'type-graphql';
 import { GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
+import { withDirectFieldResolvers } from './direct-field-resolvers';
 import { withoutRestOnlyFields } from './rest-only';
 import { ExperimentResolver } from '../modules/experiment/experiment.resolver';
 import { FeatureFlagExperimentsResolver } from '../modules/experiment/feature-flag-experiments.resolver';
@@ -88,7 +89,10 @@ let builtPublic: Promise<GraphQLSchema> | null = null;
 export function buildAppSchema(): Promise<GraphQLSchema> {
   // skipCheck: type-graphql would run a whole introspection query to find schema errors, which
   // Apollo's start (assertValidSchema) and test/schema.test.ts find without it.
-  built ??= buildSchema({ resolvers, validate: false, emitSchemaFile: false, skipCheck: true });
+  built ??= buildSchema({ resolvers, validate: false, emitSchemaFile: false, skipCheck: true }).then((schema) => {
+    withDirectFieldResolvers(schema, resolvers);
+    return schema;
+  });
   return built;
 }
 
