@@ -1,4 +1,5 @@
 import { execFile, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DIST, freePort, sleep, spawnNode, stopChild } from './children';
 
@@ -30,15 +31,21 @@ function serviceEnv(database: NodeJS.ProcessEnv, port: number): NodeJS.ProcessEn
   return { ...env, ...database };
 }
 
-/** Runs dist/src/main.js as its own process and waits (at most 120 s: a first embedded start is slow) for /_health. */
+/** The node arguments `npm start` runs the service with (package.json's `config.service_node_args`: V8's heap sizes). */
+function startArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(DIST, '..', 'package.json'), 'utf8')) as { config?: { service_node_args?: string } };
+  return (pkg.config?.service_node_args ?? '').split(' ').filter(Boolean);
+}
+
+/** Runs dist/src/main.js as its own process, with `npm start`'s node arguments, and waits (at most 120 s: a first embedded start is slow) for /_health. */
 export async function startService(database: NodeJS.ProcessEnv): Promise<RunningService> {
   const port = await freePort();
   const env = serviceEnv(database, port);
   // BENCH_PROFILE=<dir>: the service writes a CPU profile there when it stops (`node --cpu-prof`).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`] : [];
-  // BENCH_NODE_ARGS: more options for the service's node (a heap setting being tried, say).
+  // BENCH_NODE_ARGS: more options for the service's node (a heap setting being tried, say); V8 takes the last of two.
   const extra = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawnNode(path.join(DIST, 'src/main.js'), [], env, [...profile, ...extra]);
+  const child = spawnNode(path.join(DIST, 'src/main.js'), [], env, [...startArgs(), ...profile, ...extra]);
   const url = `http://127.0.0.1:${port}`;
   let exit: string | undefined;
   child.once('exit', (code, signal) => {

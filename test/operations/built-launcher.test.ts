@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -20,9 +20,9 @@ function project() {
 const launch = (root: string) =>
   spawnSync(process.execPath, [path.join(root, 'scripts/built.js'), 'dist/main.js', '--flag'], { encoding: 'utf8' });
 
-function build(root: string) {
-  mkdirSync(path.join(root, 'dist'), { recursive: true });
-  writeFileSync(path.join(root, 'dist/main.js'), 'process.stdout.write(JSON.stringify(process.argv.slice(2)));\n');
+function build(root: string, entry = 'dist/main.js', source = 'process.stdout.write(JSON.stringify(process.argv.slice(2)));\n') {
+  mkdirSync(path.dirname(path.join(root, entry)), { recursive: true });
+  writeFileSync(path.join(root, entry), source);
   const stamped = spawnSync(process.execPath, [path.join(root, 'scripts/built.js'), '--stamp']);
   expect(stamped.status).toBe(0);
 }
@@ -65,5 +65,27 @@ describe('scripts/built.js', () => {
     const later = new Date(Date.now() + 60_000);
     utimesSync(path.join(root, 'src/main.ts'), later, later);
     expect(check().stderr).toContain('The build is stale');
+  });
+
+  it("`npm start` gives node the heap settings of package.json's config (docs/operations.md, Runtime)", () => {
+    const root = project();
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(path.join(root, 'src/main.ts'), past, past);
+    const pkg = JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+      config: { service_node_args: string };
+      scripts: { start: string };
+    };
+    writeFileSync(
+      path.join(root, 'package.json'),
+      JSON.stringify({ name: 'launcher', private: true, config: pkg.config, scripts: { start: pkg.scripts.start } }),
+    );
+    build(root, 'dist/src/main.js', 'process.stdout.write(JSON.stringify(process.execArgv));\n');
+    const res = spawnSync('npm', ['start', '--silent'], { cwd: root, encoding: 'utf8' });
+    expect(res.stderr).toBe('');
+    const args = JSON.parse(res.stdout) as string[];
+    expect(args).toEqual(pkg.config.service_node_args.split(' '));
+    expect(args).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^--max-semi-space-size=\d+$/), expect.stringMatching(/^--heap-growing-percent=\d+$/)]),
+    );
   });
 });
