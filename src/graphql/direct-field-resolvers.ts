@@ -37,12 +37,14 @@ function directResolver(
   wrapped: GraphQLFieldResolver<unknown, unknown>,
 ): GraphQLFieldResolver<unknown, unknown> | null {
   if (resolver.kind !== 'external' || resolver.middlewares?.length || resolver.roles !== undefined || !resolver.params) return null;
+  // A resolver class whose constructor takes something (an injected service) keeps type-graphql's container.
+  if (resolver.target.length > 0) return null;
   const params = [...resolver.params].sort((a, b) => a.index - b.index);
   const parts = params.map(sourceOf);
   if (parts.some((part, index) => part === null || params[index].index !== index)) return null;
   const rootClass = parts.find((part) => part!.rootClass)?.rootClass;
   const sources = parts.map((part) => part!.source);
-  // Resolver classes hold no state (no constructor, no fields): one instance serves, as type-graphql's default container's does.
+  // This service's resolver classes hold no state: one instance serves, as type-graphql's default container's does.
   const instance = new (resolver.target as new () => Record<string, (...args: unknown[]) => unknown>)();
   const method = instance[resolver.methodName];
   const direct: GraphQLFieldResolver<unknown, unknown> =
