@@ -89,8 +89,9 @@ let builtPublic: Promise<GraphQLSchema> | null = null;
 export function buildAppSchema(): Promise<GraphQLSchema> {
   // skipCheck: type-graphql would run a whole introspection query to find schema errors, which
   // Apollo's start (assertValidSchema) and test/schema.test.ts find without it.
-  built ??= buildSchema({ resolvers, validate: false, emitSchemaFile: false, skipCheck: true }).then((schema) => {
-    withDirectFieldResolvers(schema, resolvers);
+  const options = { resolvers, validate: false, emitSchemaFile: false, skipCheck: true } as const;
+  built ??= buildSchema(options).then((schema) => {
+    withDirectFieldResolvers(schema, options);
     return schema;
   });
   return built;

@@ -1,5 +1,5 @@
 import { graphql } from 'graphql';
-import { Arg, buildSchema, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, buildSchema, type BuildSchemaOptions, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { withDirectFieldResolvers } from '../../src/graphql/direct-field-resolvers';
 
 /**
@@ -45,8 +45,9 @@ class ItemResolver {
 }
 
 async function run(direct: boolean, plain: boolean) {
-  const schema = await buildSchema({ resolvers: [ItemResolver], validate: false, skipCheck: true });
-  const replaced = direct ? withDirectFieldResolvers(schema, [ItemResolver]) : 0;
+  const options = { resolvers: [ItemResolver], validate: false, skipCheck: true } as const;
+  const schema = await buildSchema(options);
+  const replaced = direct ? withDirectFieldResolvers(schema, options) : 0;
   seen.length = 0;
   const context = { offset: 10 };
   const result = await graphql({
@@ -80,5 +81,21 @@ describe('direct field resolvers', () => {
       expect(call.root).toBeInstanceOf(Item);
       expect(call.context).toBe(direct.context);
     }
+  });
+
+  it('leave every wrapper in place on a schema built with global middlewares (a direct call would skip them)', async () => {
+    const calls: string[] = [];
+    const options: BuildSchemaOptions = {
+      resolvers: [ItemResolver],
+      validate: false,
+      skipCheck: true,
+      globalMiddlewares: [
+        ({ info }: { info: { fieldName: string } }, next: () => Promise<unknown>) => (calls.push(info.fieldName), next()),
+      ],
+    };
+    const schema = await buildSchema(options);
+    expect(withDirectFieldResolvers(schema, options)).toBe(0);
+    await graphql({ schema, source: '{ items(plain: false) { label } }', contextValue: { offset: 0 } });
+    expect(calls.filter((name) => name === 'label')).toHaveLength(2);
   });
 });
