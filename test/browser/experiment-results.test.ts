@@ -19,6 +19,7 @@ const describeWithBrowser = describeInBrowser('test/browser/experiment-results.t
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 const decimal = (x: number) => x.toFixed(3);
 const pValue = (p: number) => (p < 0.0001 ? '< 0.0001' : p.toFixed(4));
+const pEquals = (p: number) => (p < 0.0001 ? 'p < 0.0001' : `p = ${p.toFixed(4)}`);
 
 describeWithBrowser('experiment results in a browser', () => {
   const harness = useConsoleHarness();
@@ -206,17 +207,19 @@ describeWithBrowser('experiment results in a browser', () => {
     await page.getByRole('table', { name: 'Results', exact: true }).waitFor();
     const said = await verdict(page);
     expect(said).toContain(`Could be chance: test has ${decimal(175 / 150)} events per exposure against control's ${decimal(1)}`);
-    expect(said).toContain(`p = ${pValue(rest.p_value)}`);
+    expect(said).toContain(pEquals(rest.p_value));
     expect(said).toContain('Rule 4, p-value');
     const warning = page.getByRole('alert').filter({ hasText: 'Sample ratio mismatch' });
     await expect(warning.innerText()).resolves.toContain(
       'The flag splits control 50%, test 50%, but exposures were control 300 (66.7%), test 150 (33.3%)',
     );
-    await expect(warning.innerText()).resolves.toContain(`p = ${pValue(rest.srm_p_value)}`);
+    // This split's p is below 0.0001: the sentence says "p < 0.0001", never "p = < 0.0001".
+    expect(rest.srm_p_value).toBeLessThan(0.0001);
+    await expect(warning.innerText()).resolves.toContain(`(p < 0.0001, below 0.001)`);
     // Variant keys are stored text: each is isolated from the sentence (bdi), in the asked and the observed split.
     await expect(warning.locator('bdi').allInnerTexts()).resolves.toEqual(['control', 'test', 'control', 'test']);
     await page.getByRole('checkbox', { name: /Show frequentist statistics/ }).check();
-    await page.getByText(`Poisson test of control against the best test variant: p = ${pValue(rest.p_value)}`).waitFor();
+    await page.getByText(`Poisson test of control against the best test variant: ${pEquals(rest.p_value)}`).waitFor();
     await expectAccessible(page);
   }, 90_000);
 

@@ -6,7 +6,7 @@ import { useConsole } from '../Layout';
 import { ErrorMessage } from '../errors';
 import { IntervalChart, ProbabilityChart, ValueChart } from './results/ResultCharts';
 import { ResultsTable } from './results/ResultsTable';
-import { MIN_EXPOSURE, noDataText, pValue, readResult, verdictOf, type ResultModel } from './results/model';
+import { MIN_EXPOSURE, noDataText, pEquals, readResult, verdictOf, type ResultModel } from './results/model';
 import { Stored, StoredList } from '../Stored';
 import './results/results.css';
 
@@ -112,8 +112,8 @@ function SampleRatioWarning({
   return (
     <div role="alert" className="srm-warning">
       <strong>Sample ratio mismatch: the other numbers cannot be trusted.</strong> The flag splits {expected}
-      {observed ? <>, but exposures were {observed}</> : ', but the exposures do not follow that split'} (p = {pValue(model.srmPValue ?? 0)}
-      , below 0.001). Check the assignment and the tracking: a redirect that loses users, a cache, a bot.
+      {observed ? <>, but exposures were {observed}</> : ', but the exposures do not follow that split'} ({pEquals(model.srmPValue ?? 0)},
+      below 0.001). Check the assignment and the tracking: a redirect that loses users, a cache, a bot.
     </div>
   );
 }
@@ -251,10 +251,10 @@ function PrimaryResults({
       <ResultsTable model={model} name="Results" frequentist={frequentist} />
       {frequentist && model.kind === 'trend' && model.pValue !== null ? (
         <p>
-          Poisson test of control against the best test variant: p ={' '}
+          Poisson test of control against the best test variant:{' '}
           {model.code === 'not_enough_exposure' || model.code === 'low_win_probability'
-            ? `not computed (the verdict stopped at an earlier rule, which reports ${pValue(model.pValue)})`
-            : pValue(model.pValue)}
+            ? `p not computed (the verdict stopped at an earlier rule, which reports ${pEquals(model.pValue)})`
+            : pEquals(model.pValue)}
           . The service computes no confidence intervals for trends.
         </p>
       ) : null}

@@ -115,6 +115,8 @@ export function bestTest(model: ResultModel): VariantRow | null {
 export const percent = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%`;
 export const decimal = (x: number) => x.toFixed(3);
 export const pValue = (p: number) => (p < 0.0001 ? '< 0.0001' : p.toFixed(4));
+/** "p = 0.0123", or "p < 0.0001" (never "p = < 0.0001"), for sentences. */
+export const pEquals = (p: number) => (p < 0.0001 ? 'p < 0.0001' : `p = ${p.toFixed(4)}`);
 export const signedPercent = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 /** An expected loss (a difference of rates) in percentage points: 0.002 is 0.20 points. */
 export const points = (x: number, digits = 2) => `${(x * 100).toFixed(digits)} percentage point${digits === 0 && x === 0.01 ? '' : 's'}`;
@@ -162,7 +164,7 @@ export function verdictOf(model: ResultModel): Verdict {
       return {
         tone: 'unclear',
         rule: `Rule 4, p-value: the difference between control and the best test variant must have p < ${MAX_P_VALUE}.`,
-        text: `Could be chance: ${best?.key ?? 'the best test variant'} has ${rateText(kind, best?.rate ?? 0)} events per exposure against control's ${rateText(kind, control?.rate ?? 0)}, with p = ${pValue(model.pValue ?? 1)} (not below ${MAX_P_VALUE}).`,
+        text: `Could be chance: ${best?.key ?? 'the best test variant'} has ${rateText(kind, best?.rate ?? 0)} events per exposure against control's ${rateText(kind, control?.rate ?? 0)}, with ${pEquals(model.pValue ?? 1)} (not below ${MAX_P_VALUE}).`,
       };
     case 'significant': {
       const subject = leader?.key ?? 'the leader';
@@ -174,7 +176,7 @@ export function verdictOf(model: ResultModel): Verdict {
       const evidence =
         kind === 'funnel'
           ? `expected loss ${points(model.expectedLoss ?? 0)} of conversion rate (under ${points(MAX_EXPECTED_LOSS, 0)})`
-          : `p = ${pValue(model.pValue ?? 0)} (below ${MAX_P_VALUE})`;
+          : `${pEquals(model.pValue ?? 0)} (below ${MAX_P_VALUE})`;
       return {
         tone: 'act',
         rule:
