@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -14,9 +14,9 @@ export const generatePersonalApiKey = () => `phx_${randomBase62(43)}`;
 export const generateProjectApiToken = () => `phc_${randomBase62(43)}`;
 export const generateProjectSecretToken = () => `phs_${randomBase62(43)}`;
 
-/** Keys are stored only as this digest and looked up by it. */
+/** Keys are stored only as this digest and looked up by it (one-shot: every admin request hashes its key). */
 export function hashPersonalApiKey(key: string): string {
-  return `sha256$${createHash('sha256').update(key).digest('hex')}`;
+  return `sha256$${hash('sha256', key, 'hex')}`;
 }
 
 export const maskPersonalApiKey = (key: string) => `phx_...${key.slice(-4)}`;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EvaluationReason } from '../../evaluation/evaluate-flag';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import type { OfrepErrorCode } from './ofrep.errors';
@@ -94,7 +94,7 @@ export function ofrepSuccess(input: OfrepInput): OfrepSuccess {
 
 /** A strong ETag over a bulk answer's text: equal answers, equal tags (docs/openfeature.md, "Caching"). */
 export function ofrepEtag(text: string): string {
-  return `"${createHash('sha256').update(text).digest('base64url').slice(0, 32)}"`;
+  return `"${hash('sha256', text, 'base64url').slice(0, 32)}"`;
 }
 
 /** Whether `If-None-Match` names this ETag: a list of tags, weak or strong, or `*`. */
