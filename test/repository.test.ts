@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { commands } from '../src/cli/commands';
 
 /**
  * A clone of the repository alone must work and explain itself:
@@ -246,6 +247,26 @@ function citationProblems(file: string, lines: string[]): Array<[number, string]
 const ACCEPTANCE = /\bacceptance\s+(?:items?\s+|behaviou?rs?\s+)?\d/i;
 
 // ---------------------------------------------------------------------------------------------
+// CLI commands named in what people read
+// ---------------------------------------------------------------------------------------------
+
+/** The README, docs/, the console and the service's own messages: where a reader learns what to run. */
+const READ_BY_PEOPLE = /^(README\.md|docs\/|web\/src\/|src\/)/;
+/** A `namespace:verb` of the CLI's namespaces; `project:read` is a key scope and `user:pw@` a URL's credentials. */
+const CLI_NAME = /\b(?:users?|keys?|projects?|flags?|organizations?):[a-z][a-z_-]*\b(?!@)/g;
+const SCOPE = /:(?:read|write)$/;
+
+function cliNameProblems(file: string, lines: string[]): Array<[number, string]> {
+  if (!READ_BY_PEOPLE.test(file)) return [];
+  return lines.flatMap((line, index) =>
+    [...line.matchAll(CLI_NAME)]
+      .map(([name]) => name)
+      .filter((name) => !SCOPE.test(name) && !Object.hasOwn(commands, name))
+      .map((name): [number, string] => [index, `no CLI command ${name} (the CLI has ${Object.keys(commands).join(', ')})`]),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /** Lines of this file between the markers are the examples below: they mean to be flagged. */
 const EXAMPLES_BEGIN = '/* examples: begin */';
@@ -304,6 +325,11 @@ describe('the repository stands alone', () => {
   it('cites only docs pages, sections, headings and decisions that exist', () => {
     const found = problems(citationProblems);
     if (found.length) throw new Error(`Files cite docs that do not exist:\n${found.join('\n')}`);
+  });
+
+  it('names only CLI commands that exist', () => {
+    const found = problems(cliNameProblems);
+    if (found.length) throw new Error(`Files name CLI commands that do not exist:\n${found.join('\n')}`);
   });
 
   it('cites no numbered acceptance list (it is not in the repository): say what the behaviour is', () => {
@@ -410,6 +436,16 @@ describe('the checks themselves', () => {
 
   it.each(CITATIONS)('%s: %j → %j', (file, lines, expected) => {
     expect(citationProblems(file, lines).map(([, problem]) => problem)).toEqual(expected);
+  });
+
+  it.each([
+    ['docs/console.md', '`keys:create` makes more', ['no CLI command keys:create']],
+    ['web/src/SignIn.tsx', 'Create one with the CLI (flag:import)', ['no CLI command flag:import']],
+    ['README.md', '`key:create`, `flags:import`, scopes `project:read` and `feature_flag:write`', []],
+    ['src/x.ts', 'postgresql://user:pw@host/db', []],
+    ['test/x.test.ts', "run(['flags:nothing'])", []],
+  ])('CLI names: %s: %j → %j', (file, line, expected) => {
+    expect(cliNameProblems(file, [line]).map(([, problem]) => problem.replace(/ \(the CLI has .*\)$/, ''))).toEqual(expected);
   });
 
   it.each(ACCEPTANCE_LINES)('%s → flagged %s', (line, flagged) => {

@@ -9,7 +9,7 @@ export function SignIn({ reason, onSignIn }: { reason: string | null; onSignIn: 
     event.preventDefault();
     const trimmed = key.trim();
     if (!trimmed.startsWith('phx_')) {
-      setProblem('A personal API key starts with phx_. Create one with the CLI (keys:create) or the API.');
+      setProblem('A personal API key starts with phx_. Create one with the CLI (key:create) or the API.');
       return;
     }
     onSignIn();
