@@ -1,3 +1,5 @@
+import { StartRefusal } from './start-refusal';
+
 /** Configuration from the environment, read once at start. */
 export interface Config {
   port: number;
@@ -56,13 +58,15 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 
 /** A whole number from the environment: the default when unset or blank, else refused loudly. */
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max?: number): number {
   const text = env[name]?.trim();
   if (!text) return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
-    throw new Error(`${name} must be a whole number of at least ${min}, got "${text}"`);
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || !Number.isSafeInteger(value) || (max !== undefined && value > max)) {
+    const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new StartRefusal(`${name} must be a whole number ${range}, got "${text}"`);
   }
-  return Number(text);
+  return value;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -70,7 +74,7 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (!text) return fallback;
   if (['true', '1', 'yes', 'on'].includes(text)) return true;
   if (['false', '0', 'no', 'off'].includes(text)) return false;
-  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+  throw new StartRefusal(`${name} must be true or false, got "${env[name]}"`);
 }
 
 export function readRateLimitConfig(env: NodeJS.ProcessEnv = process.env): RateLimitConfig {
@@ -103,18 +107,28 @@ export function readStatementTimeoutMs(env: NodeJS.ProcessEnv = process.env): nu
   return integer(env, 'STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 0);
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** LOG_LEVEL: one of pino's levels (default info); anything else is refused before the logger is made. */
+function logLevel(env: NodeJS.ProcessEnv): string {
+  const text = env.LOG_LEVEL?.trim().toLowerCase();
+  if (!text) return 'info';
+  if (!LOG_LEVELS.includes(text)) throw new StartRefusal(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  return text;
+}
+
 /** The start command's arguments: `--create-database` is the only one. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): Config {
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS, 0);
   const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', DEFAULT_HEADERS_TIMEOUT_MS, 0);
   return {
-    port: Number(env.PORT ?? 8000),
+    port: integer(env, 'PORT', 8000, 0, 65535),
     host: env.HOST ?? '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     createDatabase: argv.includes('--create-database') || flag(env, 'CREATE_DATABASE', false),
     dataDir: env.DATA_DIR ?? '.data',
-    trustProxy: env.TRUST_PROXY === 'true',
-    logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: flag(env, 'TRUST_PROXY', false),
+    logLevel: logLevel(env),
     rateLimit: readRateLimitConfig(env),
     corsOrigins: readCorsOrigins(env),
     metricsToken: readMetricsToken(env),

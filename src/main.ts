@@ -1,7 +1,7 @@
 import './production';
 import cluster from 'node:cluster';
 import { ensurePortFree } from './cluster/port';
-import { StartRefusal } from './cluster/start-refusal';
+import { StartRefusal } from './start-refusal';
 import { workerCount } from './cluster/worker-count';
 import { readConfig } from './config';
 import { createLogger } from './http/logging';

@@ -155,7 +155,9 @@ linux('the embedded database directory', () => {
       second.stderr.on('data', (chunk) => (stderr += chunk));
       second.stdout.resume();
       expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(1);
-      expect(stderr).toContain(`is already open by process ${server.pid}`);
+      // One sentence for the operator, no stack (src/start-refusal.ts).
+      expect(stderr).toMatch(new RegExp(`^Embedded database .* is already open by process ${server.pid}; stop it first .*\\n$`));
+      expect(stderr).not.toMatch(/\n\s+at /);
       expect((await fetchChecked(`${baseUrl}/_health`)).status).toBe(200);
       expect(await flagKeys()).toContain('before-any-kill');
       expect(readFileSync(path.join(dataDir, 'embedded.lock'), 'utf8')).toContain(String(server.pid));

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { StartRefusal } from './start-refusal';
+import { StartRefusal } from '../start-refusal';
 
 /** The operator's sentence for a failed listen; null for errors that are not about the port. */
 export function portProblem(error: unknown, host: string, port: number): string | null {

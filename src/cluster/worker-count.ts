@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { StartRefusal } from './start-refusal';
+import { StartRefusal } from '../start-refusal';
 
 /** More workers than this is a typo, not a plan: each holds its own pool of database connections. */
 export const MAX_WORKERS = 64;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { sequenceAwareSession } from './embedded-session';
+import { StartRefusal } from '../start-refusal';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -217,7 +218,7 @@ async function acquireLock(dataDir: string, waitMs: number): Promise<void> {
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new Error(
+      throw new StartRefusal(
         holder
           ? `Embedded database ${dataDir} is already open by process ${holder.pid}; stop it first ` +
               `(or delete ${lock} if that process is not this service).`

@@ -7,7 +7,8 @@ import { transpiledCli } from '../helpers/cli';
 
 /**
  * A busy port (docs/operations.md#the-port): `npm start` names the port and how to choose another,
- * exits 1, and does so before it creates the data directory or opens any database. The service runs
+ * exits 1, and does so before it creates the data directory or opens any database; so does a
+ * setting it cannot read (README "Configuration"). The service runs
  * as its own process, as `npm start` runs it; the port is held by a plain TCP server of the test's.
  */
 jest.setTimeout(60_000);
@@ -71,6 +72,19 @@ describe('npm start on a busy port', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
     expect(res.stderr).not.toMatch(/ECONNREFUSED|\n\s+at /);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535, got "abc"'],
+    [{ PORT: '70000' }, 'PORT must be a whole number from 0 to 65535, got "70000"'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ TRUST_PROXY: 'sometimes' }, 'TRUST_PROXY must be true or false, got "sometimes"'],
+    [{ STATEMENT_TIMEOUT_MS: 'soon' }, 'STATEMENT_TIMEOUT_MS must be a whole number of at least 0, got "soon"'],
+  ])('refuses %j in one sentence, no stack, before touching the data directory', async (env, sentence) => {
+    const dataDir = path.join(scratch, 'data');
+    const res = await start({ DATA_DIR: dataDir, ...env });
+    expect(res).toEqual({ code: 1, stdout: '', stderr: `${sentence}\n` });
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('refuses a bad WEB_CONCURRENCY with its range before anything else', async () => {
