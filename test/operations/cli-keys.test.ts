@@ -103,10 +103,24 @@ describe('user:create', () => {
     expect(await create(` ${taken.toUpperCase()} `)).toEqual({
       code: 1,
       stdout: '',
-      stderr: `error: A user with e-mail ${taken} already exists.\n`,
+      stderr: `error: A user with e-mail ${taken} already exists; key:create --email ${taken} makes them another key.\n`,
     });
     const [{ count }] = await app.factories.sql('select count(*) from app_user where email = ?', [taken]);
     expect(Number(count)).toBe(1);
+  });
+});
+
+describe('bootstrap', () => {
+  it('run again for a taken e-mail, says so and how to get another key, creating nothing', async () => {
+    const taken = world.owner.user.email;
+    const [{ count: before }] = await app.factories.sql('select count(*) from organization');
+    expect(await cli(['bootstrap', '--email', taken])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: A user with e-mail ${taken} already exists; key:create --email ${taken} makes them another key.\n`,
+    });
+    const [{ count: after }] = await app.factories.sql('select count(*) from organization');
+    expect(Number(after)).toBe(Number(before));
   });
 });
 
