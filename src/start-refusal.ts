@@ -1,2 +1,2 @@
-/** A start refused for a reason the operator can fix (a busy port, a bad setting): printed as its one sentence, no stack. */
+/** A start refused for a reason the operator can fix (a busy port, a bad setting, a missing database): printed as its message, no stack. */
 export class StartRefusal extends Error {}

@@ -1,19 +1,16 @@
 import { Client } from 'pg';
+import { StartRefusal } from '../start-refusal';
 
 /** PostgreSQL's SQLSTATEs: the database named at connect does not exist; CREATE DATABASE lost a race. */
 const INVALID_CATALOG_NAME = '3D000';
 const DUPLICATE_DATABASE = '42P04';
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/**
- * A start-up refusal the operator reads as is: where it is printed (the server's last words, the
- * CLI's `error:` line), the stack would only bury the advice, so the stack is the message.
- */
-export class DatabaseMissing extends Error {
+/** A start-up refusal the operator reads as is (the server's last words, the CLI's `error:` line). */
+export class DatabaseMissing extends StartRefusal {
   constructor(message: string) {
     super(message);
     this.name = 'DatabaseMissing';
-    this.stack = message;
   }
 }
 

@@ -19,7 +19,7 @@ const describeWithBrowser = describeInBrowser('test/browser/experiment-results.t
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 const decimal = (x: number) => x.toFixed(3);
 const pValue = (p: number) => (p < 0.0001 ? '< 0.0001' : p.toFixed(4));
-const pEquals = (p: number) => (p < 0.0001 ? 'p < 0.0001' : `p = ${p.toFixed(4)}`);
+const pEquals = (p: number) => (p < 0.0001 ? 'p < 0.0001' : `p = ${pValue(p)}`);
 
 describeWithBrowser('experiment results in a browser', () => {
   const harness = useConsoleHarness();

@@ -116,7 +116,7 @@ export const percent = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%
 export const decimal = (x: number) => x.toFixed(3);
 export const pValue = (p: number) => (p < 0.0001 ? '< 0.0001' : p.toFixed(4));
 /** "p = 0.0123", or "p < 0.0001" (never "p = < 0.0001"), for sentences. */
-export const pEquals = (p: number) => (p < 0.0001 ? 'p < 0.0001' : `p = ${p.toFixed(4)}`);
+export const pEquals = (p: number) => (p < 0.0001 ? 'p < 0.0001' : `p = ${pValue(p)}`);
 export const signedPercent = (x: number) => `${x > 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
 /** An expected loss (a difference of rates) in percentage points: 0.002 is 0.20 points. */
 export const points = (x: number, digits = 2) => `${(x * 100).toFixed(digits)} percentage point${digits === 0 && x === 0.01 ? '' : 's'}`;
