@@ -184,6 +184,15 @@ describeWithBrowser('the console in a browser', () => {
     await expect(expectAccessible(page)).rejects.toThrow(/button-name/);
   });
 
+  it('refuses a key without the phx_ prefix at the field, naming the CLI command that makes one', async () => {
+    const { page } = await open();
+    await page.goto(`${app.baseUrl}/`);
+    await page.getByRole('textbox', { name: 'Personal API key' }).fill('phc_a_project_token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('A personal API key starts with phx_. Create one with the CLI (key:create) or the API.').waitFor();
+    await expectAccessible(page);
+  });
+
   it('returns a revoked key to the sign-in page with the reason', async () => {
     const member = await app.factories.member(world.organization, 'member');
     const { page } = await open();
