@@ -1,6 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runPrepared, type PreparedStatement } from '../../db/prepared';
+import { BatchedLookup } from '../../db/batched-lookup';
 import { containsPattern } from '../../db/sql';
 import { windowPage, type Page } from '../../pagination';
 import type { User } from '../user/user.entity';
@@ -60,13 +61,21 @@ function flagRead({
 /** A prepared flag read's columns: named, never `f.*` (docs/operations.md, "The route table"), with its riders. */
 const FLAG_READ_COLUMNS = `${FLAG_COLUMNS.map((column) => `f.${column}`).join(', ')}, ${RIDERS}`;
 
-/** One flag by id or by key (`$1` the project, `$2` the id or key): prepared, as a retrieve runs it on every request. */
-const flagBy = (by: 'id' | 'key'): PreparedStatement => ({
-  name: `flagship_flag_by_${by}`,
-  text: `select ${FLAG_READ_COLUMNS} from feature_flag f where f.project_id = $1 and f.${by} = $2`,
-});
-const FLAG_BY_ID = flagBy('id');
-const FLAG_BY_KEY = flagBy('key');
+/**
+ * Flags by id or by key (`$1` the project, `$2` the ids or keys): prepared, as a retrieve runs it on
+ * every request; the retrieves of one turn share it (BatchedLookup).
+ */
+const flagsBy = (by: 'id' | 'key') => {
+  const statement: PreparedStatement = {
+    name: `flagship_flags_by_${by}`,
+    text: `select ${FLAG_READ_COLUMNS} from feature_flag f where f.project_id = $1 and f.${by} = any($2::${by === 'id' ? 'int' : 'text'}[])`,
+  };
+  return new BatchedLookup<Record<string, unknown>>(async (em, projectId, values) => {
+    const rows = await runPrepared<Record<string, unknown>>(em, statement, [projectId, by === 'id' ? values.map(Number) : values]);
+    return new Map(rows.map((row) => [String(row[by]), row]));
+  });
+};
+const FLAGS_BY = { id: flagsBy('id'), key: flagsBy('key') };
 
 /**
  * A page of a project's flags with no filter (`$1` the project, `$2` limit, `$3` offset), the total
@@ -91,13 +100,8 @@ const unfiltered = (filters: FlagListFilters) =>
   !filters.tags?.length &&
   !filters.status;
 
-async function readOneFlag(
-  em: EntityManager,
-  statement: PreparedStatement,
-  projectId: number,
-  value: number | string,
-): Promise<FlagRead | null> {
-  const [row] = await runPrepared<Record<string, unknown>>(em, statement, [projectId, value]);
+async function readOneFlag(em: EntityManager, by: 'id' | 'key', projectId: number, value: number | string): Promise<FlagRead | null> {
+  const row = await FLAGS_BY[by].get(em, projectId, String(value));
   return row ? flagRead(row) : null;
 }
 
@@ -153,12 +157,12 @@ export const FeatureFlagStore = {
 
   /** One flag of a project by id, deleted or not, with its experiment ids and creator, or null: one statement. */
   async byId(em: EntityManager, projectId: number, flagId: number): Promise<FlagRead | null> {
-    return readOneFlag(em, FLAG_BY_ID, projectId, flagId);
+    return readOneFlag(em, 'id', projectId, flagId);
   },
 
   /** One flag of a project by key (a deleted one too), with its experiment ids and creator, or null: one statement. */
   async byKey(em: EntityManager, projectId: number, key: string): Promise<FlagRead | null> {
-    return readOneFlag(em, FLAG_BY_KEY, projectId, key);
+    return readOneFlag(em, 'key', projectId, key);
   },
 
   /**

@@ -5,13 +5,22 @@ import { windowPage, type Page } from '../../pagination';
 import type { CohortDefinitionRow } from '../cohort/cohort.store';
 import { Person } from './person.entity';
 import { runPrepared, type PreparedStatement } from '../../db/prepared';
+import { BatchedLookup } from '../../db/batched-lookup';
 
-/** The stored person behind a distinct id, with the static cohorts it belongs to (docs/evaluation.md §4.1). */
-const PERSON_FOR_EVALUATION: PreparedStatement = {
-  name: 'flagship_person_for_evaluation',
-  text: `select p.properties, (select array_agg(cp.cohort_id) from cohort_person cp where cp.person_id = p.id) as static_cohorts
-           from person_distinct_id d join person p on p.id = d.person_id where d.project_id = $1 and d.distinct_id = $2`,
+/** The stored persons behind distinct ids, with the static cohorts each belongs to (docs/evaluation.md §4.1). */
+const PERSONS_FOR_EVALUATION: PreparedStatement = {
+  name: 'flagship_persons_for_evaluation',
+  text: `select d.distinct_id, p.properties, (select array_agg(cp.cohort_id) from cohort_person cp where cp.person_id = p.id) as static_cohorts
+           from person_distinct_id d join person p on p.id = d.person_id where d.project_id = $1 and d.distinct_id = any($2::text[])`,
 };
+
+type EvaluationRow = { distinct_id: string; properties: Record<string, unknown> | null; static_cohorts: number[] | null };
+
+/** The SDK path's person lookups: those of one turn share a statement. */
+const personLookups = new BatchedLookup<EvaluationRow>(async (em, projectId, distinctIds) => {
+  const rows = await runPrepared<EvaluationRow>(em, PERSONS_FOR_EVALUATION, [projectId, distinctIds]);
+  return new Map(rows.map((row) => [row.distinct_id, row]));
+});
 
 /** What evaluation reads about the person behind a distinct id. */
 export interface PersonForEvaluation {
@@ -70,11 +79,7 @@ export const PersonStore = {
   async forEvaluation(em: EntityManager, projectId: number, distinctId: string | null, withCohorts: boolean): Promise<PersonForEvaluation> {
     // The SDK path's shape (remote evaluation has the cohorts already): one prepared lookup, no ORM.
     if (distinctId !== null && !withCohorts && !em.isInTransaction()) {
-      const [found] = await runPrepared<{ properties: Record<string, unknown> | null; static_cohorts: number[] | null }>(
-        em,
-        PERSON_FOR_EVALUATION,
-        [projectId, distinctId],
-      );
+      const found = await personLookups.get(em, projectId, distinctId);
       return { properties: found?.properties ?? null, staticCohorts: (found?.static_cohorts ?? []).map(Number), cohorts: null };
     }
     const person =
