@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BatchedLookup } from '../../src/db/batched-lookup';
 import { runPrepared } from '../../src/db/prepared';
+import { FeatureFlagStore } from '../../src/modules/feature-flag/feature-flag.store';
 import type { World } from '../helpers/factories';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { capture } from '../ingestion/capture-helpers';
@@ -212,5 +213,16 @@ describe('concurrent requests', () => {
       /from project p/.test(statement) ? 'access' : /from feature_flag f/.test(statement) ? 'flags' : statement,
     );
     expect(kinds.sort()).toEqual(['access', 'flags']);
+  });
+
+  it('by key: a key PostgreSQL cannot store names no flag, and does not fail the read it would share a statement with', async () => {
+    const flags = `/api/projects/${world.project.id}/feature_flags`;
+    expect((await app.request(flags, { method: 'POST', key: world.owner.key, body: { key: 'batched-by-key' } })).status).toBe(201);
+    const em = app.orm.em.fork();
+    const [bad, good] = await Promise.all([
+      FeatureFlagStore.byKey(em, world.project.id, 'nul\u0000key'),
+      FeatureFlagStore.byKey(em, world.project.id, 'batched-by-key'),
+    ]);
+    expect([bad, good?.flag.key]).toEqual([null, 'batched-by-key']);
   });
 });

@@ -2,7 +2,7 @@ import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { runPrepared, type PreparedStatement } from '../../db/prepared';
 import { BatchedLookup } from '../../db/batched-lookup';
-import { containsPattern } from '../../db/sql';
+import { containsPattern, storableText } from '../../db/sql';
 import { windowPage, type Page } from '../../pagination';
 import type { User } from '../user/user.entity';
 import { userFromRow } from '../user/user.rows';
@@ -160,9 +160,12 @@ export const FeatureFlagStore = {
     return readOneFlag(em, 'id', projectId, flagId);
   },
 
-  /** One flag of a project by key (a deleted one too), with its experiment ids and creator, or null: one statement. */
+  /**
+   * One flag of a project by key (a deleted one too), with its experiment ids and creator, or null: one
+   * statement. A key PostgreSQL cannot store names no flag, and must not fail the lookups it would share a statement with.
+   */
   async byKey(em: EntityManager, projectId: number, key: string): Promise<FlagRead | null> {
-    return readOneFlag(em, 'key', projectId, key);
+    return storableText(key) ? readOneFlag(em, 'key', projectId, key) : null;
   },
 
   /**
