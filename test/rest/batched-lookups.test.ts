@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { connect, type Socket } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BatchedLookup } from '../../src/db/batched-lookup';
@@ -100,6 +101,38 @@ describe('BatchedLookup on the real pool', () => {
       .catch((error: Error) => expect(error.message).toBe('roll back'));
     expect(await outside).toBe(world.project.name);
     expect(calls).toEqual([[String(world.project.id)], [String(world.project.id)]]);
+  });
+
+  it("sends a batch from no caller's context: a lookup beside one asked inside a transaction's scope stays outside it", async () => {
+    const names = new BatchedLookup<string>(async (em, _scope, keys) => {
+      const rows = await runPrepared<{ id: number; name: string }>(
+        em,
+        { name: 'test_batched_project_names', text: 'select id, name from project where id = any($1::int[])' },
+        [keys.map(Number)],
+      );
+      return new Map(rows.map((row) => [String(row.id), row.name]));
+    });
+    const id = String(world.project.id);
+    // Asked with the app's root EntityManager from outside the transaction, in the same turn.
+    const askOutside = AsyncResource.bind(() => names.get(app.orm.em, 2, id));
+    let outside: Promise<string | undefined> | undefined;
+    let inScope: Promise<string | undefined> | undefined;
+    await app.orm.em
+      .fork()
+      .transactional(async (em: EntityManager) => {
+        await em
+          .getConnection()
+          .execute('update project set name = ? where id = ?', ['Renamed inside', world.project.id], 'run', em.getTransactionContext());
+        // A fork of its own (not in the transaction) asks first, inside the transaction's async context.
+        inScope = names.get(app.orm.em.fork(), 1, id);
+        outside = askOutside();
+        // The transaction stays open while PostgreSQL answers them (the embedded database answers
+        // both once it ends: its one session is the transaction's).
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    expect([await inScope, await outside]).toEqual([world.project.name, world.project.name]);
   });
 });
 
@@ -224,5 +257,33 @@ describe('concurrent requests', () => {
       FeatureFlagStore.byKey(em, world.project.id, 'batched-by-key'),
     ]);
     expect([bad, good?.flag.key]).toEqual([null, 'batched-by-key']);
+  });
+
+  it('/flags: a distinct id with a lone surrogate finds the person capture stored for it; one longer than any stored id is looked up nowhere', async () => {
+    const token = world.project.apiToken;
+    const flag = await app.request(`/api/projects/${world.project.id}/feature_flags/`, {
+      method: 'POST',
+      key: world.owner.key,
+      body: {
+        key: 'team-only',
+        filters: { groups: [{ properties: [{ key: 'plan', type: 'person', value: 'team', operator: 'exact' }], rollout_percentage: 100 }] },
+      },
+    });
+    expect(flag.status).toBe(201);
+    // JSON.stringify writes a lone surrogate as its escape, as a browser's SDK would.
+    const lone = 'lone-\ud800-surrogate';
+    const batch = [{ event: '$identify', distinct_id: lone, properties: { $set: { plan: 'team' } } }];
+    expect((await capture(app, '/batch/', JSON.stringify({ api_key: token, batch }))).status).toBe(200);
+    const ask = (distinctId: string) =>
+      app.request('/flags/?v=2', { method: 'POST', body: JSON.stringify({ token, distinct_id: distinctId }) });
+    expect((await ask(lone)).body.flags['team-only'].enabled).toBe(true);
+
+    const longest = 'é'.repeat(200); // as long as capture keeps
+    expect(await app.sqlDuring(async () => expect((await ask(longest)).status).toBe(200))).toHaveLength(1);
+    const sql = await app.sqlDuring(async () => {
+      const res = await ask('é'.repeat(201));
+      expect([res.status, res.body.flags['team-only'].enabled, res.body.errorsWhileComputingFlags]).toEqual([200, false, false]);
+    });
+    expect(sql).toEqual([]);
   });
 });

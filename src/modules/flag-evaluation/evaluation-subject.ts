@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { personBag, SubjectDataUnavailable, type EvaluationSubject } from '../../evaluation/evaluate-flag';
 import { storableText } from '../../db/sql';
+import { MAX_DISTINCT_ID } from '../ingestion/capture.event';
 import type { FeatureFlag } from '../feature-flag/feature-flag.entity';
 import { FeatureFlagStore } from '../feature-flag/feature-flag.store';
 import { CohortStore, type CohortDefinitionRow } from '../cohort/cohort.store';
@@ -43,6 +44,13 @@ function cohortDefinitionsFrom(rows: CohortDefinitionRow[]): CohortDefinitions {
   );
 }
 
+/**
+ * Whether a stored person could have this distinct id: capture stores none with a NUL or longer than
+ * MAX_DISTINCT_ID characters, so such an id is looked up nowhere (a megabyte id would also weigh on
+ * the statement it shares with other requests, src/db/batched-lookup.ts).
+ */
+const couldBeStored = (id: string) => storableText(id) && (id.length <= MAX_DISTINCT_ID || Array.from(id).length <= MAX_DISTINCT_ID);
+
 /** Told when the stored person or groups could not be read (remote evaluation answers what it still can). */
 export type UnreadSubject = (what: 'person' | 'groups', error: unknown) => void;
 
@@ -73,7 +81,7 @@ export async function loadSubject(
   let staticCohorts: number[] = [];
   let personUnread = false;
   let definitions = cohorts;
-  const storable = storableText(distinctId);
+  const storable = couldBeStored(distinctId);
   const tolerant = unread !== undefined && definitions !== undefined;
   if (storable || !definitions) {
     const person = await PersonStore.forEvaluation(em, projectId, storable ? distinctId : null, !definitions).catch((error: unknown) => {
