@@ -37,8 +37,8 @@ export class BatchedLookup<R> {
   ) {}
 
   /**
-   * The row for `key` in `scope`, or undefined when there is none. In a transaction, alone: it must see
-   * the transaction's writes. A lone surrogate in `key` stands for U+FFFD, as the driver sends it
+   * The row for `asked` in `scope`, or undefined when there is none. In a transaction, alone: it must
+   * see the transaction's writes. A lone surrogate in `asked` stands for U+FFFD, as the driver sends it
    * (UTF-8) and as the row comes back.
    */
   get(em: EntityManager, scope: number, asked: string): Promise<R | undefined> {
