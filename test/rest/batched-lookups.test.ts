@@ -36,6 +36,34 @@ function squares(calls: string[][]) {
   }, 4);
 }
 
+/** Project names by id, one statement per run; `calls` records each run's keys. */
+function projectNames(calls: string[][]) {
+  return new BatchedLookup<string>(async (em, _scope, keys) => {
+    calls.push(keys);
+    const rows = await runPrepared<{ id: number; name: string }>(
+      em,
+      { name: 'test_batched_project_names', text: 'select id, name from project where id = any($1::int[])' },
+      [keys.map(Number)],
+    );
+    return new Map(rows.map((row) => [String(row.id), row.name]));
+  });
+}
+
+/** Runs `work` in a transaction that has renamed the world's project to "Renamed inside", then rolls it back. */
+async function renamedInside(work: (em: EntityManager) => Promise<void>) {
+  const rolledBack = new Error('roll back');
+  await app.orm.em
+    .fork()
+    .transactional(async (em: EntityManager) => {
+      await em
+        .getConnection()
+        .execute('update project set name = ? where id = ?', ['Renamed inside', world.project.id], 'run', em.getTransactionContext());
+      await work(em);
+      throw rolledBack;
+    })
+    .catch((error: Error) => expect(error).toBe(rolledBack));
+}
+
 describe('BatchedLookup on the real pool', () => {
   it('answers the lookups of one turn with one statement, each its own row, duplicates and misses included', async () => {
     const calls: string[][] = [];
@@ -77,61 +105,32 @@ describe('BatchedLookup on the real pool', () => {
 
   it('runs a lookup in a transaction alone, on the transaction, where it sees uncommitted writes', async () => {
     const calls: string[][] = [];
-    const lookup = new BatchedLookup<string>(async (em, _scope, keys) => {
-      calls.push(keys);
-      const rows = await runPrepared<{ name: string }>(
-        em,
-        { name: 'test_batched_projects', text: 'select name from project where id = any($1::int[])' },
-        [keys.map(Number)],
-      );
-      return new Map(rows.map((row) => [keys[0], row.name]));
-    });
+    const lookup = projectNames(calls);
     let outside: Promise<string | undefined> | undefined;
-    await app.orm.em
-      .fork()
-      .transactional(async (em: EntityManager) => {
-        await em
-          .getConnection()
-          .execute('update project set name = ? where id = ?', ['Renamed inside', world.project.id], 'run', em.getTransactionContext());
-        // Asked outside in the same turn: not shared (the embedded database answers it once the transaction ends).
-        outside = lookup.get(app.orm.em.fork(), 0, String(world.project.id));
-        expect(await lookup.get(em, 0, String(world.project.id))).toBe('Renamed inside');
-        throw new Error('roll back');
-      })
-      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    await renamedInside(async (em) => {
+      // Asked outside in the same turn: not shared (the embedded database answers it once the transaction ends).
+      outside = lookup.get(app.orm.em.fork(), 0, String(world.project.id));
+      expect(await lookup.get(em, 0, String(world.project.id))).toBe('Renamed inside');
+    });
     expect(await outside).toBe(world.project.name);
     expect(calls).toEqual([[String(world.project.id)], [String(world.project.id)]]);
   });
 
   it("sends a batch from no caller's context: a lookup beside one asked inside a transaction's scope stays outside it", async () => {
-    const names = new BatchedLookup<string>(async (em, _scope, keys) => {
-      const rows = await runPrepared<{ id: number; name: string }>(
-        em,
-        { name: 'test_batched_project_names', text: 'select id, name from project where id = any($1::int[])' },
-        [keys.map(Number)],
-      );
-      return new Map(rows.map((row) => [String(row.id), row.name]));
-    });
+    const names = projectNames([]);
     const id = String(world.project.id);
     // Asked with the app's root EntityManager from outside the transaction, in the same turn.
     const askOutside = AsyncResource.bind(() => names.get(app.orm.em, 2, id));
     let outside: Promise<string | undefined> | undefined;
     let inScope: Promise<string | undefined> | undefined;
-    await app.orm.em
-      .fork()
-      .transactional(async (em: EntityManager) => {
-        await em
-          .getConnection()
-          .execute('update project set name = ? where id = ?', ['Renamed inside', world.project.id], 'run', em.getTransactionContext());
-        // A fork of its own (not in the transaction) asks first, inside the transaction's async context.
-        inScope = names.get(app.orm.em.fork(), 1, id);
-        outside = askOutside();
-        // The transaction stays open while PostgreSQL answers them (the embedded database answers
-        // both once it ends: its one session is the transaction's).
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        throw new Error('roll back');
-      })
-      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    await renamedInside(async () => {
+      // A fork of its own (not in the transaction) asks first, inside the transaction's async context.
+      inScope = names.get(app.orm.em.fork(), 1, id);
+      outside = askOutside();
+      // The transaction stays open while PostgreSQL answers them (the embedded database answers
+      // both once it ends: its one session is the transaction's).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
     expect([await inScope, await outside]).toEqual([world.project.name, world.project.name]);
   });
 });
@@ -180,18 +179,23 @@ async function connection(baseUrl: string) {
   };
 }
 
+/** A flag on for persons whose `plan` is `plan`. */
+async function planFlag(key: string, plan: string) {
+  const flag = await app.request(`/api/projects/${world.project.id}/feature_flags/`, {
+    method: 'POST',
+    key: world.owner.key,
+    body: {
+      key,
+      filters: { groups: [{ properties: [{ key: 'plan', type: 'person', value: plan, operator: 'exact' }], rollout_percentage: 100 }] },
+    },
+  });
+  expect(flag.status).toBe(201);
+}
+
 describe('concurrent requests', () => {
   it("/flags: concurrent subjects each get their own person's answer, in no more statements than requests", async () => {
     const token = world.project.apiToken;
-    const flag = await app.request(`/api/projects/${world.project.id}/feature_flags/`, {
-      method: 'POST',
-      key: world.owner.key,
-      body: {
-        key: 'pro-only',
-        filters: { groups: [{ properties: [{ key: 'plan', type: 'person', value: 'pro', operator: 'exact' }], rollout_percentage: 100 }] },
-      },
-    });
-    expect(flag.status).toBe(201);
+    await planFlag('pro-only', 'pro');
     const subjects = Array.from({ length: 30 }, (_, i) => ({ id: `batched-${i}`, plan: i % 3 === 0 ? 'pro' : 'free' }));
     const batch = subjects.map(({ id, plan }) => ({ event: '$identify', distinct_id: id, properties: { $set: { plan } } }));
     expect((await capture(app, '/batch/', { api_key: token, batch })).status).toBe(200);
@@ -261,15 +265,7 @@ describe('concurrent requests', () => {
 
   it('/flags: a distinct id with a lone surrogate finds the person capture stored for it; one longer than any stored id is looked up nowhere', async () => {
     const token = world.project.apiToken;
-    const flag = await app.request(`/api/projects/${world.project.id}/feature_flags/`, {
-      method: 'POST',
-      key: world.owner.key,
-      body: {
-        key: 'team-only',
-        filters: { groups: [{ properties: [{ key: 'plan', type: 'person', value: 'team', operator: 'exact' }], rollout_percentage: 100 }] },
-      },
-    });
-    expect(flag.status).toBe(201);
+    await planFlag('team-only', 'team');
     // JSON.stringify writes a lone surrogate as its escape, as a browser's SDK would.
     const lone = 'lone-\ud800-surrogate';
     const batch = [{ event: '$identify', distinct_id: lone, properties: { $set: { plan: 'team' } } }];
