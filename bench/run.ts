@@ -4,10 +4,9 @@
  * bench/results/<timestamp>.json and latest.json. See bench/README.md.
  */
 import type { ChildProcess } from 'node:child_process';
-import { forkBench, nextMessage, stopChild } from './children';
+import { stopChild } from './children';
 import { openBenchDatabase, type BenchDatabase } from './database';
-import type { ServedDefinitions } from './floors/definitions';
-import type { ServedFlags } from './floors/sql-floors';
+import { forkFloor } from './floors/fork';
 import { withClient } from './pg';
 import { loadAverage, machine, revision, writeResults } from './results';
 import { statusMiB } from './proc';
@@ -33,23 +32,9 @@ async function cleanUp() {
 function floorServerOf(floorDatabaseUrl: string, poolSize: number) {
   let started: Promise<FloorServer> | undefined;
   const start = async (): Promise<FloorServer> => {
-    floorChild = forkBench('floors/server.js', { FLOOR_DATABASE_URL: floorDatabaseUrl, FLOOR_POOL: String(poolSize) });
-    const child = floorChild;
-    const port = await nextMessage(child, (m) => (m as { ready?: number }).ready, 30_000);
-    return {
-      url: `http://127.0.0.1:${port}`,
-      pid: child.pid!,
-      async serveDefinitions(entries: ServedDefinitions[]) {
-        const acked = nextMessage(child, (m) => (m as { ack?: boolean }).ack, 10_000);
-        child.send({ definitions: entries });
-        await acked;
-      },
-      async serveFlags(served: ServedFlags) {
-        const acked = nextMessage(child, (m) => (m as { ack?: boolean }).ack, 10_000);
-        child.send({ flags: served });
-        await acked;
-      },
-    };
+    const { child, server } = await forkFloor(floorDatabaseUrl, poolSize);
+    floorChild = child;
+    return server;
   };
   return {
     get: () => (started ??= start()),

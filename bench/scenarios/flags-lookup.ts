@@ -6,8 +6,8 @@ import type { BenchContext, Scenario } from './types';
 /** Per-connection and per-request headers: not part of what the floor copies. */
 const NOT_COPIED = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'x-request-id']);
 
-/** The service's answer to every subject of the row, measured once before the load: its size per distinct id. */
-async function servedAnswers(context: BenchContext, body: (i: number) => string, subjects: number): Promise<ServedFlags> {
+/** The service's answer to every subject (its size per distinct id), measured once before a load, for the floor to copy. */
+export async function servedAnswers(context: BenchContext, body: (i: number) => string, subjects: number): Promise<ServedFlags> {
   const { world, service } = context;
   const sizes: Record<string, number> = {};
   let sample = '';

@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { personProperties, remoteDistinctId } from '../fixtures';
-import { httpRunner, type HttpLoad } from '../load';
+import { stopChild } from '../children';
+import { forkFloor } from '../floors/fork';
+import { httpRunner, type HttpLoad, type Side } from '../load';
 import { wrkAvailable, wrkRunner } from '../wrk';
 import { childrenOf, RssWatch } from '../proc';
 import { startService, stopService, type RunningService } from '../service';
 import { alternate, logged, makeRow } from './row';
-import type { Row, Scenario } from './types';
+import { servedAnswers } from './flags-lookup';
+import type { BenchContext, Row, Scenario } from './types';
 
 /**
  * WEB_CONCURRENCY (docs/operations.md#workers): the same service as N worker processes (N = the
@@ -33,7 +36,15 @@ export const workers: Scenario = {
       cluster = await startService({ ...context.database.serviceEnv, WEB_CONCURRENCY: String(count) });
       const startMs = Date.now() - started;
       let next = 0;
-      const loads: Array<[string, HttpLoad]> = [
+      const subjectBody = (i: number) =>
+        JSON.stringify({
+          token: small.apiToken,
+          distinct_id: remoteDistinctId(i, settings.ingestionUsers),
+          person_properties: personProperties(i),
+        });
+      // The /flags row also measures its floor as N processes against one: what more processes can
+      // add on this machine when PostgreSQL and the load generator share its cores.
+      const loads: Array<[string, HttpLoad, boolean]> = [
         [
           `GET /flags/definitions, ${settings.smallProjectFlags} flags, 200`,
           {
@@ -42,6 +53,7 @@ export const workers: Scenario = {
             headers: { Authorization: `Bearer ${small.secretToken}` },
             expect: 200,
           },
+          false,
         ],
         [
           `POST /flags/?v=2, ${settings.smallProjectFlags} flags, one subject`,
@@ -49,20 +61,14 @@ export const workers: Scenario = {
             method: 'POST',
             path: '/flags/?v=2',
             headers: { 'Content-Type': 'application/json' },
-            makeBody: () => {
-              const i = next++ % settings.engineIds;
-              return JSON.stringify({
-                token: small.apiToken,
-                distinct_id: remoteDistinctId(i, settings.ingestionUsers),
-                person_properties: personProperties(i),
-              });
-            },
+            makeBody: () => subjectBody(next++ % settings.ingestionUsers),
             expect: 200,
           },
+          true,
         ],
       ];
       const rows: Row[] = [];
-      for (const [name, load] of loads) {
+      for (const [name, load, withFloor] of loads) {
         const pids = childrenOf(cluster.pid);
         const watches = pids.map((pid) => new RssWatch(pid));
         const sides = await alternate(
@@ -88,6 +94,7 @@ export const workers: Scenario = {
             `first worker answered /_health ${startMs} ms after the start`,
           ],
         );
+        if (withFloor) row.notes.push(await floorProcesses(context, subjectBody, load, runner, count));
         rows.push(logged(context, row));
       }
       return rows;
@@ -96,3 +103,35 @@ export const workers: Scenario = {
     }
   },
 };
+
+/**
+ * The `/flags` floor (node:http + pg: the body parsed, the one person lookup, as many bytes) as
+ * `count` processes against one, under the same load: a note on the workers row, not a row of its
+ * own, since it measures the machine rather than the service.
+ */
+async function floorProcesses(
+  context: BenchContext,
+  subjectBody: (i: number) => string,
+  load: HttpLoad,
+  runner: typeof wrkRunner,
+  count: number,
+): Promise<string> {
+  const served = await servedAnswers(context, subjectBody, context.settings.ingestionUsers);
+  const one = await context.floorServer();
+  await one.serveFlags(served);
+  const { child, server: many } = await forkFloor(context.floorDatabaseUrl, context.database.floorPoolSize, count);
+  try {
+    await many.serveFlags(served);
+    const { connections } = context.settings;
+    const sides = await alternate(
+      context,
+      runner(one.url, load, connections, one.pid),
+      runner(many.url, load, connections, many.pid),
+      false,
+    );
+    const rate = (side: Side) => side.throughput.toFixed(0);
+    return `the /flags floor measured the same way: ${count} processes ${rate(sides.service)} req/s vs one ${rate(sides.floor)}, ratio ${(sides.service.throughput / sides.floor.throughput).toFixed(2)}`;
+  } finally {
+    await stopChild(child);
+  }
+}
