@@ -130,6 +130,8 @@ async function floorProcesses(
       false,
     );
     const rate = (side: Side) => side.throughput.toFixed(0);
+    const errors = sides.service.errors + sides.floor.errors;
+    if (errors) return `the /flags floor as ${count} processes against one: ${errors} unexpected answers or errors, no ratio`;
     return `the /flags floor measured the same way: ${count} processes ${rate(sides.service)} req/s vs one ${rate(sides.floor)}, ratio ${(sides.service.throughput / sides.floor.throughput).toFixed(2)}`;
   } finally {
     await stopChild(child);
