@@ -117,7 +117,8 @@ describeWithBrowser('the flag usage tab in a browser', () => {
     await signIn(page, world.owner.key);
     await page.goto(`${app.baseUrl}/feature-flags/${flag.id}`);
     await page.getByRole('tab', { name: 'Usage' }).click();
-    await expect(page.getByRole('tab', { name: 'Usage' }).getAttribute('aria-selected')).resolves.toBe('true');
+    // The tab follows the URL (`?tab=Usage`), which the router renders after the click returns.
+    await page.getByRole('tab', { name: 'Usage', selected: true }).waitFor();
     await page.getByRole('img', { name: EXPOSURES, exact: true }).waitFor();
     await page.getByRole('img', { name: PERSONS, exact: true }).waitFor();
     // The chart itself is drawn (an SVG with a line per value), not only its table.
