@@ -102,6 +102,14 @@ export const requestErrors = {
   unsupportedMediaType: (mediaType: string) =>
     new AppError(415, 'invalid_request', 'unsupported_media_type', `Unsupported media type "${mediaType}" in request.`),
   tooLarge: (limit: number) => new AppError(413, 'invalid_request', 'request_too_large', `Request body exceeds ${limit} bytes.`),
+  /** JSON whose parse would cost too much (src/validation/fields.ts MAX_JSON_SHAPES). */
+  tooManyShapes: (limit: number) =>
+    new AppError(
+      413,
+      'invalid_request',
+      'request_too_large',
+      `Request body holds objects with more than ${limit} distinct sequences of keys.`,
+    ),
   notFound: (detail = 'Not found.') => new AppError(404, 'invalid_request', 'not_found', detail),
   projectNotFound: () => new AppError(404, 'invalid_request', 'not_found', 'Project not found.'),
   organizationNotFound: () => new AppError(404, 'invalid_request', 'not_found', 'Organization not found.'),

@@ -2,7 +2,7 @@ import * as Bourne from '@hapi/bourne';
 import { bodyParser } from '@koa/bodyparser';
 import type { Middleware } from 'koa';
 import { requestErrors } from '../errors';
-import { exceedsJsonDepth, jsonTextNestsDeeperThan } from '../validation/fields';
+import { exceedsJsonDepth, jsonTextRefusal, MAX_JSON_SHAPES } from '../validation/fields';
 
 export const MAX_BODY_BYTES = 1_048_576;
 
@@ -22,12 +22,15 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 }
 
 /**
- * JSON text nested deeper than MAX_JSON_DEPTH is refused before it is parsed: parsing would build the
- * whole structure first (a 1 MiB body of `[` is a million nested arrays, half a second and tens of MB).
- * `__proto__` keys are refused as before (the parser's `protoAction: 'error'`).
+ * JSON text nested deeper than MAX_JSON_DEPTH, or with more than MAX_JSON_SHAPES object shapes, is
+ * refused before it is parsed: parsing would build the whole structure first (a 1 MiB body of `[` is
+ * a million nested arrays, half a second and tens of MB; 1 MiB of keys that never repeat, ~100,000
+ * hidden classes). `__proto__` keys are refused as before (the parser's `protoAction: 'error'`).
  */
 function parseJson(text: string): unknown {
-  if (jsonTextNestsDeeperThan(text)) throw requestErrors.parse();
+  const refusal = jsonTextRefusal(text);
+  if (refusal === 'depth') throw requestErrors.parse();
+  if (refusal === 'shapes') throw requestErrors.tooManyShapes(MAX_JSON_SHAPES);
   try {
     return Bourne.parse(text, { protoAction: 'error' });
   } catch {

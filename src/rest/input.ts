@@ -1,5 +1,5 @@
 import { getNamedType, getNullableType, isInputObjectType, isListType, isScalarType, type GraphQLSchema } from 'graphql';
-import { jsonTextNestsDeeperThan } from '../validation/fields';
+import { jsonTextRefusal } from '../validation/fields';
 import { isPlainObject } from '../validation/python';
 
 const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -26,8 +26,8 @@ export function restInput(schema: GraphQLSchema, typeName: string, body: unknown
     const fieldType = getNullableType(field.type);
     const isStructured =
       isListType(fieldType) || (isScalarType(getNamedType(fieldType)) && getNamedType(fieldType).name.startsWith('JSON'));
-    // Nesting is counted on the text first: parsing a deep one would build it all before refusing it.
-    if (isForm && isStructured && typeof value === 'string' && !jsonTextNestsDeeperThan(value)) {
+    // Read on the text first: parsing a deep or many-shaped one would build it all before refusing it.
+    if (isForm && isStructured && typeof value === 'string' && jsonTextRefusal(value) === null) {
       try {
         value = JSON.parse(value);
       } catch {

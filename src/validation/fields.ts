@@ -106,25 +106,61 @@ export function refuseDeepJson(value: unknown, attr: string): void {
 }
 
 /**
- * Whether JSON text nests objects and arrays deeper than `limit`, read from the text itself (one pass,
- * no recursion, nothing built), so a body can be refused before `JSON.parse` spends time and memory on
- * it. Brackets inside strings do not count. On text that is not JSON the answer is still an upper
- * bound of what a parser would build before failing, so a false answer makes parsing safe.
+ * How many distinct object shapes one JSON text may hold. V8 gives every new sequence of keys that
+ * `JSON.parse` meets its own hidden class (a map, ~3 µs and ~1 KB each, kept while the objects
+ * live), so 20 MB of objects whose keys never repeat cost seconds of one thread and gigabytes: a
+ * public capture request could freeze the service, or end it. Bodies that SDKs send repeat a few
+ * dozen shapes (a batch of 10,000 posthog-js events: 64), so the limit costs them nothing and bounds
+ * the parse at ~50 ms and ~15 MB beyond what the text itself costs (Node 24, this machine).
  */
-export function jsonTextNestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
+export const MAX_JSON_SHAPES = 50_000;
+
+export type JsonTextRefusal = 'depth' | 'shapes';
+
+const isJsonSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+
+/**
+ * Why parsing JSON text would cost more than it may, read from the text itself (one pass, no
+ * recursion, little built): objects and arrays nested deeper than `maxDepth`, or objects with more
+ * than `maxShapes` distinct shapes, counted as the nodes of the tree of their key sequences (the
+ * tree of hidden classes V8 builds from an empty object). Brackets and colons inside strings do not
+ * count; a key is counted by its text as written. Null when the text is safe to parse. On text that
+ * is not JSON the answer still bounds what a parser would build before failing.
+ */
+export function jsonTextRefusal(text: string, maxDepth = MAX_JSON_DEPTH, maxShapes = MAX_JSON_SHAPES): JsonTextRefusal | null {
+  type Shape = Map<string, Shape>;
+  const empty: Shape = new Map();
+  // Per open container: an object's shape so far, or null for an array.
+  const open: Array<Shape | null> = [];
+  let shapes = 0;
+  let stringStart = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
+    if (stringStart >= 0) {
       if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) {
-      if (++depth > limit) return true;
-    } else if (c === 93 || c === 125) depth--;
+      else if (c === 34) {
+        const shape = open.length > 0 ? open[open.length - 1] : null;
+        let next = i + 1;
+        while (isJsonSpace(text.charCodeAt(next))) next++;
+        if (shape !== null && text.charCodeAt(next) === 58) {
+          const key = text.slice(stringStart, i);
+          let grown = shape.get(key);
+          if (grown === undefined) {
+            if (++shapes > maxShapes) return 'shapes';
+            grown = new Map();
+            shape.set(key, grown);
+          }
+          open[open.length - 1] = grown;
+        }
+        stringStart = -1;
+      }
+    } else if (c === 34) stringStart = i + 1;
+    else if (c === 123 || c === 91) {
+      if (open.length >= maxDepth) return 'depth';
+      open.push(c === 123 ? empty : null);
+    } else if (c === 93 || c === 125) open.pop();
   }
-  return false;
+  return null;
 }
 
 /** Whether a parsed JSON value nests objects and lists more than `limit` levels deep. */

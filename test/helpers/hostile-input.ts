@@ -24,5 +24,5 @@ export const HOSTILE_BODIES = ['{bad', '[1]', '"text"', '123', 'null', '{"a":'.r
 /** Text PostgreSQL cannot store (test/security/unstorable-input.test.ts): a lone high or low surrogate, NUL. */
 export const UNSTORABLE_VALUES: unknown[] = ['\ud800', 'x\udc00', { 'k\ud800': 1 }, ['a', { k: 'v\u0000' }], { 'k\u0000': true }];
 
-/** JSON text of `depth` nested arrays around a 1 (test/security/body-depth.test.ts counts depth so). */
+/** JSON text of `depth` nested arrays around a 1 (test/security/body-cost.test.ts counts depth so). */
 export const nestedArraysText = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;

@@ -237,16 +237,25 @@ describe('numbers, dates and versions are read in linear time (public token)', (
 describe('property bags are bounded and read once per request', () => {
   const manyProperties = (count: number, prefix = 'k') => Object.fromEntries(Array.from({ length: count }, (_, i) => [`${prefix}${i}`, i]));
 
-  it('refuses a $set of 70,000 properties with a 400 and stores nothing', async () => {
-    const id = uniqueId();
-    const res = await capture(app, '/batch/', {
-      api_key: token,
-      batch: [{ event: 'seen', distinct_id: id, properties: { $set: manyProperties(70_000) } }],
-    });
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ detail: 'Invalid payload: Event field "$set" must hold at most 1000 properties!' });
-    const persons = await app.request(`${project()}/persons/?distinct_id=${id}`, { key: world.owner.key });
-    expect(persons.body.results).toEqual([]);
+  it('refuses a $set of 20,000 properties with a 400, one of 70,000 with a 413 before parsing it, and stores nothing', async () => {
+    for (const [count, status, detail] of [
+      [20_000, 400, 'Invalid payload: Event field "$set" must hold at most 1000 properties!'],
+      // More object shapes than a body may hold (src/validation/fields.ts MAX_JSON_SHAPES).
+      [
+        70_000,
+        413,
+        'Request body holds objects with more than 50000 distinct sequences of keys; send fewer events or properties per request.',
+      ],
+    ] as const) {
+      const id = uniqueId();
+      const res = await capture(app, '/batch/', {
+        api_key: token,
+        batch: [{ event: 'seen', distinct_id: id, properties: { $set: manyProperties(count) } }],
+      });
+      expect({ count, status: res.status, detail: res.body.detail }).toEqual({ count, status, detail });
+      const persons = await app.request(`${project()}/persons/?distinct_id=${id}`, { key: world.owner.key });
+      expect(persons.body.results).toEqual([]);
+    }
   });
 
   it('a person keeps at most 10,000 properties: later new keys are dropped, known ones still change', async () => {

@@ -21,6 +21,14 @@ export const captureErrors = {
   undecompressable: (reason: string) => malformed(`Failed to decompress data. ${reason}`),
   unsupportedCompression: (name: string) => malformed(`unsupported compression '${name}'`),
   jsonTooDeep: (levels: number) => malformed(`Invalid JSON: nested deeper than ${levels} levels`),
+  // SPEC-GAP: src/validation/fields.ts MAX_JSON_SHAPES; 413, as SDKs then send smaller batches.
+  tooManyShapes: (limit: number) =>
+    new AppError(
+      413,
+      'invalid_request',
+      'payload_too_large',
+      `Request body holds objects with more than ${limit} distinct sequences of keys; send fewer events or properties per request.`,
+    ),
   invalidJson: (reason: string) => malformed(`Invalid JSON: ${reason}`),
   batchNotList: () => malformed('"batch" must be a list of events'),
   notEventsJson: () => malformed('Invalid JSON: expected an object or a list of events'),

@@ -2,13 +2,15 @@ import { gzipSync } from 'node:zlib';
 import type { World } from '../helpers/factories';
 import { fetchChecked } from '../helpers/openapi-contract';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-import { capture } from '../ingestion/capture-helpers';
+import { capture, reader } from '../ingestion/capture-helpers';
 
 /**
  * Regressions of the reliability issue: every endpoint that reads a body parsed the whole JSON text
  * before looking at its depth, so a 20 KB gzip inflating to an array nested ten million levels
  * deep froze the process for seconds and added a gigabyte of heap before its 400. Depth is now read
  * from the text first; the JSON parser never sees such a body (spied on, in this process).
+ * Likewise for objects whose keys never repeat (src/validation/fields.ts MAX_JSON_SHAPES): 20 MB
+ * of them on a capture endpoint took one thread 8 s and 2 GB of heap to parse.
  */
 let app: TestApp;
 let world: World;
@@ -20,15 +22,15 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 /**
- * Runs `action`, answering the longest part of the attack (text opening with `[[`) JSON.parse was given
- * meanwhile (the service runs in this process; the test helper's own parsing of answers and of the
- * OpenAPI document does not count).
+ * Runs `action`, answering the longest part of the attack (by default, text opening with `[[`) JSON.parse
+ * was given meanwhile (the service runs in this process; the test helper's own parsing of answers and
+ * of the OpenAPI document does not count).
  */
-async function longestParsed(action: () => Promise<unknown>): Promise<number> {
+async function longestParsed(action: () => Promise<unknown>, isAttack = (text: string) => text.startsWith('[[')): Promise<number> {
   const spy = jest.spyOn(JSON, 'parse');
   try {
     await action();
-    const attack = spy.mock.calls.map(([text]) => (typeof text === 'string' && text.startsWith('[[') ? text.length : 0));
+    const attack = spy.mock.calls.map(([text]) => (typeof text === 'string' && isAttack(text) ? text.length : 0));
     return Math.max(0, ...attack);
   } finally {
     spy.mockRestore();
@@ -147,5 +149,91 @@ describe('REST and /graphql bodies', () => {
       body: gzipSync(JSON.stringify({ key: 'gzipped-body' })),
     });
     expect(gzipped.status).toBe(201);
+  });
+});
+
+describe('objects whose keys never repeat', () => {
+  const SHAPES = {
+    type: 'invalid_request',
+    code: 'payload_too_large',
+    detail: 'Request body holds objects with more than 50000 distinct sequences of keys; send fewer events or properties per request.',
+    attr: null,
+  };
+  const REST_SHAPES = {
+    type: 'invalid_request',
+    code: 'request_too_large',
+    detail: 'Request body holds objects with more than 50000 distinct sequences of keys.',
+    attr: null,
+  };
+  /** JSON text of `count` objects of 100 keys each that no other object has: 100 shapes apiece. */
+  const neverRepeating = (count: number) =>
+    Array.from({ length: count }, (_, i) => `{${Array.from({ length: 100 }, (_, j) => `"n${i}_${j}":${j}`).join(',')}}`);
+  const isAttack = (text: string) => text.includes('"n0_0"');
+
+  it('capture refuses 60,000 shapes with a 413 before parsing them, and stores nothing', async () => {
+    const read = reader(app, world);
+    const events = neverRepeating(600).map(
+      (properties, i) => `{"event":"never-repeating","distinct_id":"shapes-${i}","properties":${properties}}`,
+    );
+    const body = `{"api_key":"${world.project.apiToken}","batch":[${events.join(',')}]}`;
+    for (const [path, gzip] of [
+      ['/batch/', false],
+      ['/i/v0/e/', true],
+    ] as const) {
+      let res: Awaited<ReturnType<typeof capture>> | undefined;
+      const longest = await longestParsed(async () => {
+        res = await capture(app, path, body, { gzip });
+      }, isAttack);
+      expect({ path, status: res!.status, body: res!.body }).toEqual({ path, status: 413, body: SHAPES });
+      expect(longest).toBe(0);
+    }
+    expect((await read.events('?event=never-repeating')).results).toEqual([]);
+  });
+
+  it('capture still stores a batch of 2,000 events with the varying properties SDKs send', async () => {
+    const read = reader(app, world);
+    const batch = Array.from({ length: 2000 }, (_, i) => ({
+      event: i % 3 ? '$pageview' : 'many-events',
+      distinct_id: `many-${i % 40}`,
+      properties: {
+        $current_url: `https://example.com/p/${i}`,
+        $browser: 'Chrome',
+        ...(i % 3 ? {} : { $event_type: 'click', $elements_chain: 'button' }),
+        ...(i % 7 ? { plan: 'pro' } : {}),
+        [`$feature/flag-${i % 50}`]: true,
+        $set: { email: `u${i % 40}@example.com` },
+      },
+    }));
+    const res = await capture(app, '/batch/', { api_key: world.project.apiToken, batch });
+    expect(res.status).toBe(200);
+    expect((await read.events('?event=many-events&limit=1')).count).toBe(667);
+  });
+
+  it('/flags refuses them in person_properties with a 413', async () => {
+    const body = `{"token":"${world.project.apiToken}","distinct_id":"x","person_properties":{"list":[${neverRepeating(600).join(',')}]}}`;
+    let res: Awaited<ReturnType<typeof capture>> | undefined;
+    const longest = await longestParsed(async () => {
+      res = await capture(app, '/flags/?v=2', body);
+    }, isAttack);
+    expect(res!.status).toBe(413);
+    expect(res!.body).toEqual(SHAPES);
+    expect(longest).toBe(0);
+  });
+
+  it.each([
+    [
+      'a flag create',
+      () => `/api/projects/${world.project.id}/feature_flags/`,
+      (list: string) => `{"key":"never-repeating","rollback_conditions":[${list}]}`,
+    ],
+    ['/graphql', () => '/graphql', (list: string) => `{"query":"{ __typename }","variables":{"list":[${list}]}}`],
+  ])('%s refuses them with a 413 before parsing them', async (_label, path, bodyOf) => {
+    let res: Awaited<ReturnType<TestApp['request']>> | undefined;
+    const longest = await longestParsed(async () => {
+      res = await app.request(path(), { method: 'POST', key: world.owner.key, body: bodyOf(neverRepeating(600).join(',')) });
+    }, isAttack);
+    expect(res!.status).toBe(413);
+    expect(res!.body).toEqual(REST_SHAPES);
+    expect(longest).toBe(0);
   });
 });
