@@ -146,6 +146,46 @@ describe('refresh has a budget per key', () => {
   });
 });
 
+describe('one computation per result and request', () => {
+  it('regression: aliases of the same result, under one experiment or several, share one computation and one refresh charge', async () => {
+    const { world, experiments, projectId } = await worldWithExperiments(1);
+    const key = await app.factories.key(world.owner.user);
+    const results = (aliases: number) =>
+      Array.from({ length: aliases }, (_, i) => `r${i}: results(refresh: true) { isCached lastRefresh }`).join(' ');
+    const ask = (query: string) => app.graphql(query, { p: projectId, id: experiments[0].id }, key);
+    // Warm-up, not counted: a key's first use stamps it, and the caller's standing is remembered.
+    await ask(`query($p: ID!, $id: Int!) { a: experiment(projectId: $p, id: $id) { id } }`);
+    let once: Awaited<ReturnType<TestApp['graphql']>> | undefined;
+    const oneStatements = await app.countQueries(async () => {
+      once = await ask(
+        `query($p: ID!, $id: Int!) { a: experiment(projectId: $p, id: $id) { ${results(1)} } b: experiment(projectId: $p, id: $id) { id } }`,
+      );
+    });
+    expect(once!.body.errors).toBeUndefined();
+    // The first used one of the key's 3 refreshes a minute; six aliases of it would need six more.
+    let many: Awaited<ReturnType<TestApp['graphql']>> | undefined;
+    const manyStatements = await app.countQueries(async () => {
+      many = await ask(
+        `query($p: ID!, $id: Int!) { a: experiment(projectId: $p, id: $id) { ${results(3)} } b: experiment(projectId: $p, id: $id) { ${results(3)} } }`,
+      );
+    });
+    expect(many!.body.errors).toBeUndefined();
+    const data = many!.body.data as Record<string, Record<string, { isCached: boolean; lastRefresh: string }>>;
+    const answers = [data.a, data.b].flatMap((experiment) => Object.values(experiment));
+    expect(answers).toHaveLength(6);
+    expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(
+      new Set([JSON.stringify({ isCached: false, lastRefresh: answers[0].lastRefresh })]),
+    );
+    expect(manyStatements).toBe(oneStatements);
+    // Two charges so far: one more refresh is allowed, the next is refused.
+    expect(
+      (await ask(`query($p: ID!, $id: Int!) { a: experiment(projectId: $p, id: $id) { ${results(1)} } }`)).body.errors,
+    ).toBeUndefined();
+    const refused = await ask(`query($p: ID!, $id: Int!) { a: experiment(projectId: $p, id: $id) { ${results(1)} } }`);
+    expect(refused.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'TOO_MANY_REQUESTS' }) })]);
+  });
+});
+
 const onServer = process.env.TEST_TEMPLATE_URL ? describe : describe.skip;
 
 /**

@@ -78,8 +78,20 @@ interface Computation {
   compute(scope: Scope, variants: FlagVariant[]): Promise<Record<string, unknown>>;
 }
 
+/** The metric's result, computed at most once per request for each experiment, metric and `refresh`: aliases share it. */
+function cached(c: Computation): Promise<ResultEnvelope> {
+  const requestResults = c.ctx.loaders.experimentResults;
+  const key = `${c.experiment.id}/${c.metricIndex}/${c.refresh}`;
+  let result = requestResults.get(key);
+  if (result === undefined) {
+    result = computeOnce(c);
+    requestResults.set(key, result);
+  }
+  return result;
+}
+
 /** Cache, window and flag around one metric's computation (docs/experiment-results.md, "Caching"). */
-async function cached(c: Computation): Promise<ResultEnvelope> {
+async function computeOnce(c: Computation): Promise<ResultEnvelope> {
   const { ctx, experiment } = c;
   const flag = (await ctx.loaders.flag.load(experiment.featureFlag.id))!;
   const variants = flagVariants(flag.filters);

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Experiment } from './experiment.entity';
+import type { ResultEnvelope } from './experiment-results.service';
 
 function byFlag<T extends { featureFlag: { id: number } }>(flagIds: readonly number[], items: T[]): T[][] {
   return flagIds.map((id) => items.filter((item) => item.featureFlag.id === id));
@@ -21,5 +22,10 @@ export function createExperimentLoaders(em: () => EntityManager) {
     flagExperiments: new DataLoader<number, Experiment[]>(async (flagIds) =>
       byFlag(flagIds, await em().find(Experiment, { featureFlag: { $in: [...flagIds] } }, { orderBy: { id: 'asc' } })),
     ),
+    /**
+     * One computation per experiment, metric and `refresh` within a request: GraphQL aliases asking
+     * for the same result share it (and one refresh charge) instead of computing it again each.
+     */
+    experimentResults: new Map<string, Promise<ResultEnvelope>>(),
   };
 }
