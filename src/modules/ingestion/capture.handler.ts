@@ -11,6 +11,7 @@ import { captureErrors, MAX_EVENT_BYTES, MAX_EVENTS } from './ingestion.errors';
 import { ingestEvents } from './ingestion.service';
 import { isRetryable, isUnavailable } from './ingestion.store';
 import { projectIdForToken } from '../project/project.tokens';
+import { mapInSlices } from '../../event-loop-slices';
 
 const SUCCESS = { status: 1 };
 
@@ -22,14 +23,14 @@ async function projectForToken(orm: MikroORM, caches: AppCaches, token: string):
 }
 
 /** docs/ingestion.md §1.3, after the token: the event count, each event's size, then each event's fields. */
-function validateEvents(items: unknown[], textBytes: number, sentAt: Date | null, now: Date): CapturedEvent[] {
+async function validateEvents(items: unknown[], textBytes: number, sentAt: Date | null, now: Date): Promise<CapturedEvent[]> {
   if (items.length > MAX_EVENTS) throw captureErrors.tooManyEvents();
   // SPEC-GAP: an event's size is the UTF-8 length of its JSON as re-serialised, measured only when the
   // payload itself is over 1 MB (an event is part of it; only number notation like 1e300 grows back).
   if (textBytes > MAX_EVENT_BYTES && items.some((item) => Buffer.byteLength(JSON.stringify(item) ?? '') > MAX_EVENT_BYTES)) {
     throw captureErrors.eventTooLarge();
   }
-  return items.map((item) => validateEvent(item, sentAt, now));
+  return mapInSlices(items, (item) => validateEvent(item, sentAt, now));
 }
 
 /**
@@ -45,7 +46,7 @@ function capture({ orm, logger, metrics, caches, clock }: AppParts): Middleware 
     if (payload.token === null) throw captureErrors.missingToken();
     try {
       const projectId = await projectForToken(orm, caches, payload.token);
-      const events = validateEvents(payload.items, Buffer.byteLength(text), payload.sentAt, now);
+      const events = await validateEvents(payload.items, Buffer.byteLength(text), payload.sentAt, now);
       await ingestEvents(orm, projectId, events, now);
       metrics.ingested(events.length);
     } catch (error) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { mapInSlices } from '../../event-loop-slices';
 import { cut, MAX_DISTINCT_ID, type CapturedEvent } from './capture.event';
 import { IngestionPersonStore, type DistinctIdOwner } from './ingestion-persons.store';
 import { RetryableConflict, type Sql } from './ingestion.store';
@@ -197,7 +198,7 @@ export class PersonPlanner {
       const ids = await IngestionPersonStore.insertPersons(
         this.sql,
         this.projectId,
-        created.map((ref) => ({
+        await mapInSlices(created, (ref) => ({
           uuid: ref.uuid,
           properties: withinPropertyCap(applyUpdate({}, ref.update ?? emptyUpdate())),
           is_identified: ref.isIdentified,

@@ -1,4 +1,5 @@
 import { definitionsChanges } from '../flag-evaluation/definitions-changes';
+import { eventLoopSlices, mapInSlices } from '../../event-loop-slices';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CapturedEvent } from './capture.event';
 import { GroupWrites, groupTypesNamed, registerGroupTypes, withGroupKeys } from './ingestion.groups';
@@ -51,13 +52,16 @@ export async function ingestEvents(orm: MikroORM, projectId: number, events: Cap
     persons.load(found.owners);
     const groups = new GroupWrites();
     const owners: Array<PersonRef | null> = [];
+    const slices = eventLoopSlices();
     for (const event of fresh) {
       if (event.event === '$groupidentify') groups.add(event, groupTypes);
       owners.push(await persons.process(event));
+      const pause = slices.pause();
+      if (pause) await pause;
     }
     await persons.flush();
     await groups.save(sql, projectId);
-    const rows = fresh.map((event, i) => ({
+    const rows = await mapInSlices(fresh, (event, i) => ({
       uuid: event.uuid,
       event: event.event,
       distinct_id: event.distinctId,
