@@ -201,11 +201,11 @@ it("refuses on save an experiment metric's pattern RE2 cannot evaluate, saying w
     insight: 'TRENDS',
     events: [{ id: '$pageview', order: 0, properties: [{ key: 'name', type: 'person', operator: 'regex', value }] }],
   });
-  const create = (filters: unknown, secondary: unknown[] = []) =>
+  const create = (filters: unknown, secondary: unknown[] = [], parameters: Record<string, unknown> = {}) =>
     app.request(`${project()}/experiments/`, {
       method: 'POST',
       key: world.owner.key,
-      body: { name: 'Regex metric', feature_flag_key: uniqueId('exp'), parameters: {}, filters, secondary_metrics: secondary },
+      body: { name: 'Regex metric', feature_flag_key: uniqueId('exp'), parameters, filters, secondary_metrics: secondary },
     });
   const primary = await create(metric('a(?=b)'));
   expect(primary.status).toBe(400);
@@ -218,6 +218,17 @@ it("refuses on save an experiment metric's pattern RE2 cannot evaluate, saying w
     attr: 'secondary_metrics',
     detail: expect.stringContaining('[0].filters.events[0].properties[0]'),
   });
+  const exposure = await create(metric('^ok$'), [], { custom_exposure_filter: metric('(?=x)') });
+  expect(exposure.status).toBe(400);
+  expect(exposure.body).toMatchObject({
+    attr: 'parameters',
+    detail: expect.stringMatching(
+      /^custom_exposure_filter\.events\[0\]\.properties\[0\]\.value is not a regular expression this service can evaluate: /,
+    ),
+  });
+  expect((await app.request(`${project()}/experiments/?limit=100`, { key: world.owner.key })).body.results).not.toContainEqual(
+    expect.objectContaining({ parameters: { custom_exposure_filter: metric('(?=x)') } }),
+  );
   expect((await create(metric(CATASTROPHIC))).status).toBe(201);
 });
 

@@ -78,8 +78,9 @@ export function validateExperimentInput(input: Record<string, unknown>, mode: 'c
 }
 
 /**
- * A metric's `regex`/`not_regex` property filters must be patterns the evaluator can use
- * (docs/evaluation.md §4.7), as a flag's are: each `events[]`/`actions[]` entry's `properties[]`.
+ * A metric's (or the custom exposure's) `regex`/`not_regex` property filters must be patterns the
+ * evaluator can use (docs/evaluation.md §4.7), as a flag's are: each `events[]`/`actions[]` entry's
+ * `properties[]`.
  */
 function refuseUnusableRegex(filters: unknown, prefix: string, attr: string): void {
   if (!isPlainObject(filters)) return;
@@ -126,6 +127,8 @@ function validateParameters(value: unknown): Record<string, unknown> {
     throw experimentErrors.aggregationIndex();
   }
   refuseUnstorableJson(value, 'parameters');
+  // The custom exposure is read like a metric (docs/experiment-results.md), so its patterns are held to the same rule.
+  refuseUnusableRegex(value.custom_exposure_filter, 'custom_exposure_filter', 'parameters');
   return value;
 }
 
