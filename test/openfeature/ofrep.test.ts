@@ -178,12 +178,15 @@ describe('refusals in OFREP’s shape', () => {
     expect([all.status, all.body.errorCode, all.body.key]).toEqual([400, errorCode, undefined]);
   });
 
-  it('a body that is not JSON, too deep, too large or of another media type is 400 PARSE_ERROR', async () => {
+  it('a body that is not JSON, too deep, too large, of too many shapes or of another media type (a form too) is 400 PARSE_ERROR', async () => {
+    const shapes = Array.from({ length: 600 }, (_, i) => `{${Array.from({ length: 100 }, (_, j) => `"n${i}_${j}":0`).join(',')}}`);
     const bodies: Array<[string, string]> = [
       ['{not json', 'application/json'],
       [`{"context":${'['.repeat(5000)}${']'.repeat(5000)}}`, 'application/json'],
       [JSON.stringify({ context: { targetingKey: 'x', big: 'x'.repeat(1_100_000) } }), 'application/json'],
+      [`{"context":{"targetingKey":"x","list":[${shapes.join(',')}]}}`, 'application/json'],
       ['targetingKey=x', 'text/plain'],
+      ['context[targetingKey]=u1', 'application/x-www-form-urlencoded'],
     ];
     for (const [body, type] of bodies) {
       const res = await ofrep(ALL, body, { headers: { 'content-type': type } });

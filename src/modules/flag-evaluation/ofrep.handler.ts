@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { accessProject, authenticate } from '../../auth/access';
 import type { AppContext } from '../../context';
-import { AppError, authErrors } from '../../errors';
+import { AppError, authErrors, requestErrors } from '../../errors';
 import type { AppParts, Endpoint, RoutePolicy } from '../../http/route-policy';
 import { OfrepError, ofrepErrors } from './ofrep.errors';
 import { readOfrepSubject } from './ofrep.request';
@@ -66,6 +66,9 @@ function ofrepEndpoint(path: string, single: boolean): Endpoint {
         // The credential first: a refused caller learns nothing about its body (as `/flags` checks the token first).
         const projectId = await projectOf(ctx);
         try {
+          // OFREP bodies are JSON: a form, which the REST parser would read, is another media type.
+          if (koa.request.is('application/x-www-form-urlencoded'))
+            throw requestErrors.unsupportedMediaType('application/x-www-form-urlencoded');
           let body: unknown;
           await readBody(koa, async () => {
             body = koa.request.body;
