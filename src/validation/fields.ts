@@ -115,19 +115,46 @@ export function refuseDeepJson(value: unknown, attr: string): void {
  */
 export const MAX_JSON_SHAPES = 50_000;
 
-export type JsonTextRefusal = 'depth' | 'shapes';
+/**
+ * How long one object key may be, as written. V8 hashes only a string's first 16,383 characters:
+ * longer keys all hash alike, so each new one is compared with every other as JSON.parse stores it
+ * (1,150 distinct keys of 16,384 characters, 25 KB gzipped, held the event loop for 2 s). No
+ * property name needs this many; values may be as long as the body allows.
+ */
+export const MAX_JSON_KEY_LENGTH = 8192;
+
+export type JsonTextRefusal = 'depth' | 'shapes' | 'key';
+
+interface JsonTextLimits {
+  depth?: number;
+  shapes?: number;
+  keyLength?: number;
+}
 
 const isJsonSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
+/** Whether text[start, end) is an array index (0 to 2^32 − 2, no leading zero), which V8 keeps among an object's elements. */
+function isArrayIndex(text: string, start: number, end: number): boolean {
+  const length = end - start;
+  if (length < 1 || length > 10 || (length > 1 && text.charCodeAt(start) === 48)) return false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return length < 10 || Number(text.slice(start, end)) < 4294967295;
+}
+
 /**
  * Why parsing JSON text would cost more than it may, read from the text itself (one pass, no
- * recursion, little built): objects and arrays nested deeper than `maxDepth`, or objects with more
- * than `maxShapes` distinct shapes, counted as the nodes of the tree of their key sequences (the
- * tree of hidden classes V8 builds from an empty object). Brackets and colons inside strings do not
- * count; a key is counted by its text as written. Null when the text is safe to parse. On text that
- * is not JSON the answer still bounds what a parser would build before failing.
+ * recursion, little built): objects and arrays nested deeper than `depth`; objects with more than
+ * `shapes` distinct shapes, counted as the nodes of the tree of their key sequences (the tree of
+ * hidden classes V8 builds from an empty object; a key that is an array index adds none, as V8 keeps
+ * it among the object's elements); or a key longer than `keyLength`. Brackets and colons inside
+ * strings do not count; a key is read as written (escapes not decoded). Null when the text is safe to
+ * parse. On text that is not JSON the answer still bounds what a parser would build before failing.
  */
-export function jsonTextRefusal(text: string, maxDepth = MAX_JSON_DEPTH, maxShapes = MAX_JSON_SHAPES): JsonTextRefusal | null {
+export function jsonTextRefusal(text: string, limits: JsonTextLimits = {}): JsonTextRefusal | null {
+  const { depth: maxDepth = MAX_JSON_DEPTH, shapes: maxShapes = MAX_JSON_SHAPES, keyLength = MAX_JSON_KEY_LENGTH } = limits;
   type Shape = Map<string, Shape>;
   const empty: Shape = new Map();
   // Per open container: an object's shape so far, or null for an array.
@@ -143,14 +170,17 @@ export function jsonTextRefusal(text: string, maxDepth = MAX_JSON_DEPTH, maxShap
         let next = i + 1;
         while (isJsonSpace(text.charCodeAt(next))) next++;
         if (shape !== null && text.charCodeAt(next) === 58) {
-          const key = text.slice(stringStart, i);
-          let grown = shape.get(key);
-          if (grown === undefined) {
-            if (++shapes > maxShapes) return 'shapes';
-            grown = new Map();
-            shape.set(key, grown);
+          if (i - stringStart > keyLength) return 'key';
+          if (!isArrayIndex(text, stringStart, i)) {
+            const key = text.slice(stringStart, i);
+            let grown = shape.get(key);
+            if (grown === undefined) {
+              if (++shapes > maxShapes) return 'shapes';
+              grown = new Map();
+              shape.set(key, grown);
+            }
+            open[open.length - 1] = grown;
           }
-          open[open.length - 1] = grown;
         }
         stringStart = -1;
       }

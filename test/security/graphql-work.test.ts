@@ -184,6 +184,24 @@ describe('one computation per result and request', () => {
     const refused = await ask(`query($p: ID!, $id: Int!) { a: experiment(projectId: $p, id: $id) { ${results(1)} } }`);
     expect(refused.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'TOO_MANY_REQUESTS' }) })]);
   });
+
+  it('does not share a result across a change of the metric within the request', async () => {
+    const { world, kit, experiments, projectId } = await worldWithExperiments(1);
+    const flagKey = experiments[0].feature_flag_key;
+    await kit.send([kit.metric('signup', flagKey, `a-${flagKey}`, 'control')]);
+    const metricOf = (event: string) => ({ events: [{ id: event, order: 0 }] });
+    const res = await app.graphql(
+      `mutation($p: ID!, $id: Int!, $purchase: JSONObject!, $signup: JSONObject!) {
+         a: updateExperiment(projectId: $p, id: $id, input: { filters: $purchase }) { results { result } }
+         b: updateExperiment(projectId: $p, id: $id, input: { filters: $signup }) { results { result } } }`,
+      { p: projectId, id: experiments[0].id, purchase: metricOf('purchase'), signup: metricOf('signup') },
+      world.owner.key,
+    );
+    expect(res.body.errors).toBeUndefined();
+    const fresh = await kit.results(experiments[0].id);
+    expect(res.body.data.b.results.result).toEqual(fresh.body.result);
+    expect(res.body.data.b.results.result).not.toEqual(res.body.data.a.results.result);
+  });
 });
 
 const onServer = process.env.TEST_TEMPLATE_URL ? describe : describe.skip;

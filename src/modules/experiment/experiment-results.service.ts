@@ -78,10 +78,15 @@ interface Computation {
   compute(scope: Scope, variants: FlagVariant[]): Promise<Record<string, unknown>>;
 }
 
-/** The metric's result, computed at most once per request for each experiment, metric and `refresh`: aliases share it. */
+/**
+ * The metric's result, computed at most once per request for each experiment, metric, `refresh` and
+ * the experiment's settings as read (a mutation may change them between two fields): aliases share it.
+ */
 function cached(c: Computation): Promise<ResultEnvelope> {
   const requestResults = c.ctx.loaders.experimentResults;
-  const key = `${c.experiment.id}/${c.metricIndex}/${c.refresh}`;
+  const { experiment } = c;
+  const settings = [c.filters, experiment.parameters.custom_exposure_filter ?? null, experiment.startDate, experiment.endDate];
+  const key = `${experiment.id}/${c.metricIndex}/${c.refresh}/${JSON.stringify(settings)}`;
   let result = requestResults.get(key);
   if (result === undefined) {
     result = computeOnce(c);

@@ -1,4 +1,4 @@
-import { jsonTextRefusal, MAX_JSON_DEPTH, MAX_JSON_SHAPES } from '../../validation/fields';
+import { jsonTextRefusal, MAX_JSON_DEPTH, MAX_JSON_KEY_LENGTH, MAX_JSON_SHAPES } from '../../validation/fields';
 import { parseTimestamp } from './capture.timestamp';
 import { captureErrors } from './ingestion.errors';
 
@@ -42,10 +42,11 @@ function sanitize(value: unknown): unknown {
 /** A capture-protocol body's JSON text, with capture's refusals (also for remote evaluation's bodies). */
 export function parseCaptureJson(text: string): unknown {
   // Read on the text first: parsing 20 MB of `[` would build ten million nested arrays before any
-  // check, and 20 MB of never-repeating keys would take seconds and gigabytes (MAX_JSON_SHAPES).
+  // check, and 20 MB of never-repeating or overlong keys would take seconds (MAX_JSON_SHAPES, MAX_JSON_KEY_LENGTH).
   const refusal = jsonTextRefusal(text);
   if (refusal === 'depth') throw captureErrors.jsonTooDeep(MAX_JSON_DEPTH);
   if (refusal === 'shapes') throw captureErrors.tooManyShapes(MAX_JSON_SHAPES);
+  if (refusal === 'key') throw captureErrors.keyTooLong(MAX_JSON_KEY_LENGTH);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -21,6 +21,7 @@ export const captureErrors = {
   undecompressable: (reason: string) => malformed(`Failed to decompress data. ${reason}`),
   unsupportedCompression: (name: string) => malformed(`unsupported compression '${name}'`),
   jsonTooDeep: (levels: number) => malformed(`Invalid JSON: nested deeper than ${levels} levels`),
+  keyTooLong: (characters: number) => malformed(`Invalid JSON: an object key is longer than ${characters} characters`),
   // SPEC-GAP: src/validation/fields.ts MAX_JSON_SHAPES; 413, as SDKs then send smaller batches.
   tooManyShapes: (limit: number) =>
     new AppError(
