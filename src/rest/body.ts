@@ -22,10 +22,11 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 }
 
 /**
- * JSON text nested deeper than MAX_JSON_DEPTH (or with a key longer than MAX_JSON_KEY_LENGTH: a parse
- * error too), or with more than MAX_JSON_SHAPES object shapes, is refused before it is parsed: parsing would build the whole structure first (a 1 MiB body of `[` is
- * a million nested arrays, half a second and tens of MB; 1 MiB of keys that never repeat, ~100,000
- * hidden classes). `__proto__` keys are refused as before (the parser's `protoAction: 'error'`).
+ * JSON text nested deeper than MAX_JSON_DEPTH (or with a key longer than MAX_JSON_KEY_LENGTH: a
+ * parse error too), or with more than MAX_JSON_SHAPES object shapes, is refused before it is parsed:
+ * parsing would build the whole structure first (a 1 MiB body of `[` is a million nested arrays, half
+ * a second and tens of MB; 1 MiB of keys that never repeat, ~100,000 hidden classes). `__proto__`
+ * keys are refused as before (the parser's `protoAction: 'error'`).
  */
 function parseJson(text: string): unknown {
   const refusal = jsonTextRefusal(text);

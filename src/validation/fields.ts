@@ -133,7 +133,7 @@ interface JsonTextLimits {
 
 const isJsonSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
-/** Whether text[start, end) is an array index (0 to 2^32 − 2, no leading zero), which V8 keeps among an object's elements. */
+/** Whether text[start, end) is an array index (0 to 2^32 − 2, no leading zero): V8 keeps those among an object's elements. */
 function isArrayIndex(text: string, start: number, end: number): boolean {
   const length = end - start;
   if (length < 1 || length > 10 || (length > 1 && text.charCodeAt(start) === 48)) return false;

@@ -23,8 +23,8 @@ export function createExperimentLoaders(em: () => EntityManager) {
       byFlag(flagIds, await em().find(Experiment, { featureFlag: { $in: [...flagIds] } }, { orderBy: { id: 'asc' } })),
     ),
     /**
-     * One computation per experiment, metric and `refresh` within a request: GraphQL aliases asking
-     * for the same result share it (and one refresh charge) instead of computing it again each.
+     * One computation per experiment result within a request (keyed in experiment-results.service.ts
+     * `cached`): GraphQL aliases asking for the same result share it and one refresh charge.
      */
     experimentResults: new Map<string, Promise<ResultEnvelope>>(),
   };
