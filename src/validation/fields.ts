@@ -155,6 +155,10 @@ function isArrayIndex(text: string, start: number, end: number): boolean {
  */
 export function jsonTextRefusal(text: string, limits: JsonTextLimits = {}): JsonTextRefusal | null {
   const { depth: maxDepth = MAX_JSON_DEPTH, shapes: maxShapes = MAX_JSON_SHAPES, keyLength = MAX_JSON_KEY_LENGTH } = limits;
+  // A key takes at least three characters (`"":`), so shorter text cannot hold more shapes than
+  // allowed, nor a longer key: most bodies (every `/flags` one) get only the depth count.
+  const countShapes = text.length >= 3 * (maxShapes + 1);
+  const readKeys = countShapes || text.length > keyLength;
   type Shape = Map<string, Shape>;
   const empty: Shape = new Map();
   // Per open container: an object's shape so far, or null for an array.
@@ -165,13 +169,14 @@ export function jsonTextRefusal(text: string, limits: JsonTextLimits = {}): Json
     const c = text.charCodeAt(i);
     if (stringStart >= 0) {
       if (c === 92) i++;
+      else if (c === 34 && !readKeys) stringStart = -1;
       else if (c === 34) {
         const shape = open.length > 0 ? open[open.length - 1] : null;
         let next = i + 1;
         while (isJsonSpace(text.charCodeAt(next))) next++;
         if (shape !== null && text.charCodeAt(next) === 58) {
           if (i - stringStart > keyLength) return 'key';
-          if (!isArrayIndex(text, stringStart, i)) {
+          if (countShapes && !isArrayIndex(text, stringStart, i)) {
             const key = text.slice(stringStart, i);
             let grown = shape.get(key);
             if (grown === undefined) {
